@@ -1,0 +1,43 @@
+// The analyzer's entry point: from one trace, every access anomaly (race, atomicity violation,
+// atomic-set serializability violation, user pattern) some feasible reordering could show.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analyzer/finding.h"
+#include "trace_format/trace.h"
+
+namespace pecan {
+
+enum class RegionMode {
+  kLocks,      // outermost critical sections + annotated regions (PECAN's atomic regions)
+  kFunctions,  // additionally, each function invocation (FUNC_ENTRY..FUNC_EXIT) is a region
+};
+
+struct AnalysisOptions {
+  // Comma-separated built-in pattern families ("race", "atomicity", "asv", "all") and/or the
+  // path of a user pattern file. Empty means all built-ins.
+  std::string patterns = "all";
+  RegionMode regions = RegionMode::kLocks;
+  bool progress = false;  // show a progress indicator on a terminal
+};
+
+struct AnalysisStats {
+  uint64_t events = 0;
+  uint64_t shared_locations = 0;
+  uint64_t candidates = 0;          // matches examined before deduplication
+  double seconds_total = 0;
+  std::vector<std::pair<std::string, double>> seconds_by_family;  // e.g. {"race", 0.4}
+};
+
+struct AnalysisResult {
+  std::vector<Finding> findings;  // deduplicated by site tuple, cheapest witness kept
+  AnalysisStats stats;
+};
+
+// Throws PecanError for a bad pattern spec or pattern file.
+AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options);
+
+}  // namespace pecan

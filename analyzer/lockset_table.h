@@ -1,0 +1,45 @@
+// LocksetTable gives, for every event, the set of locks its thread held when it ran (interned:
+// events share one id per distinct set) and the outermost lock acquisition (OML) around it.
+// Mutexes held in read mode (rwlock readers) do not exclude each other.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "trace_format/trace.h"
+
+namespace pecan {
+
+using LocksetId = uint32_t;
+inline constexpr LocksetId kEmptyLockset = 0;
+
+struct HeldLock {
+  uint64_t lock = 0;       // lock address
+  bool read_mode = false;  // held as an rwlock reader
+  EventIndex acquired_at = 0;
+  bool operator==(const HeldLock&) const = default;
+};
+
+class LocksetTable {
+ public:
+  explicit LocksetTable(const Trace& trace);
+  ~LocksetTable();
+  LocksetTable(LocksetTable&&) noexcept;
+
+  LocksetId Of(EventIndex i) const;
+  const std::vector<HeldLock>& Locks(LocksetId id) const;  // outermost first
+  // True when the two events hold a common lock that excludes them (not both in read mode).
+  bool Exclusive(EventIndex a, EventIndex b) const;
+  // The acquisition of the outermost lock held at i, if any (the OML of PECAN section 6).
+  std::optional<EventIndex> OutermostAcquire(EventIndex i) const;
+  // The release matching an acquisition, if it occurs in the trace.
+  std::optional<EventIndex> MatchingRelease(EventIndex acquire) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pecan

@@ -1,0 +1,52 @@
+// Entry point of the `pecan` command: builds the CLI11 app from the registered subcommands,
+// runs the chosen one, and turns PecanError into a one-line message and exit status 2.
+#include <algorithm>
+#include <iostream>
+
+#include "cli/command.h"
+#include "trace_format/error.h"
+#include "trace_format/version.h"
+
+namespace pecan::cli {
+std::vector<CommandSpec>& CommandRegistry() {
+  static std::vector<CommandSpec> registry;
+  return registry;
+}
+}  // namespace pecan::cli
+
+int main(int argc, char** argv) {
+  using namespace pecan::cli;
+  CLI::App app{"pecan: finds concurrency bugs in C and C++ programs and proves each one.\n"
+               "Record a run, predict the races and atomicity violations other interleavings\n"
+               "would show, and confirm each by replaying a bug-hatching schedule.",
+               "pecan"};
+  app.set_version_flag("--version", std::string("pecan ") + pecan::kVersionString);
+  app.require_subcommand(1);
+  app.fallthrough(false);
+
+  auto& registry = CommandRegistry();
+  std::sort(registry.begin(), registry.end(),
+            [](const CommandSpec& a, const CommandSpec& b) { return a.order < b.order; });
+  std::function<int()> chosen;
+  for (auto& spec : registry) {
+    CLI::App* sub = app.add_subcommand(spec.name, spec.description);
+    auto run = spec.setup(*sub);
+    sub->callback([&chosen, run] { chosen = run; });
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? 0 : 2;
+  }
+  try {
+    return chosen ? chosen() : 2;
+  } catch (const pecan::PecanError& e) {
+    std::cerr << "pecan: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "pecan: internal error: " << e.what() << "\n";
+    return 2;
+  }
+}

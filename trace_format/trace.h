@@ -1,0 +1,116 @@
+// The in-memory trace: every event of a run in global order, as struct-of-arrays columns, plus
+// the thread, site, module and name tables. What the analyzer and schedule generator work on.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "trace_format/event_kind.h"
+
+namespace pecan {
+
+using ThreadId = uint32_t;
+using SiteId = uint32_t;
+using EventIndex = uint64_t;
+
+inline constexpr uint32_t kNoModule = 0;
+
+struct ModuleInfo {
+  uint32_t id = 0;
+  std::string path;
+  uint64_t load_address = 0;
+  std::string build_id;  // raw bytes
+};
+
+struct SiteInfo {
+  uint32_t module = kNoModule;  // kNoModule for STD imports: `offset` is the STD location
+  uint64_t offset = 0;
+};
+
+struct ThreadInfo {
+  std::optional<ThreadId> parent;  // none for the main thread
+  uint32_t ordinal = 0;            // n-th child of the parent, 0-based
+  std::string name;                // "T<id>" unless named otherwise
+};
+
+struct AddressName {
+  uint64_t address = 0;
+  uint64_t size = 0;
+  std::string name;
+};
+
+struct RecorderSettingsInfo {
+  uint32_t chunk_events = 0;
+  int32_t zstd_level = 0;
+  bool func_events = false;
+  bool stack_accesses = false;
+  std::string fork_policy;
+};
+
+struct ProgramExitInfo {
+  bool known = false;   // false when the trace has no footer (truncated) or no exit recorded
+  bool exited = false;
+  int32_t exit_status = 0;
+  int32_t signal = 0;
+};
+
+// Everything about a trace except its events.
+struct TraceMeta {
+  uint32_t format_major = 0;
+  uint32_t format_minor = 0;
+  std::string producer;
+  std::string program;
+  std::vector<std::string> args;
+  uint32_t pid = 0;
+  int64_t start_unix_ns = 0;
+  RecorderSettingsInfo settings;
+  ProgramExitInfo exit;
+  uint64_t dropped_events = 0;
+};
+
+// One event, as a value (the Trace stores columns; this is for building and iterating).
+struct Event {
+  ThreadId thread = 0;
+  EventKind kind = EventKind::kUnspecified;
+  uint8_t flags = 0;
+  uint32_t size = 0;
+  uint64_t addr = 0;
+  SiteId site = 0;
+
+  bool operator==(const Event&) const = default;
+};
+
+class Trace {
+ public:
+  TraceMeta meta;
+  std::vector<ThreadInfo> threads;   // indexed by ThreadId
+  std::vector<SiteInfo> sites;       // indexed by SiteId
+  std::vector<ModuleInfo> modules;   // by position; look up by ModuleInfo::id
+  std::vector<AddressName> names;
+
+  // Columns, one entry per event, in global order.
+  std::vector<ThreadId> thread;
+  std::vector<EventKind> kind;
+  std::vector<uint8_t> flags;
+  std::vector<uint32_t> size;
+  std::vector<uint64_t> addr;
+  std::vector<SiteId> site;
+
+  size_t size_events() const { return kind.size(); }
+  Event event(EventIndex i) const {
+    return Event{thread[i], kind[i], flags[i], size[i], addr[i], site[i]};
+  }
+  void push_back(const Event& e) {
+    thread.push_back(e.thread);
+    kind.push_back(e.kind);
+    flags.push_back(e.flags);
+    size.push_back(e.size);
+    addr.push_back(e.addr);
+    site.push_back(e.site);
+  }
+  void reserve(size_t n);
+};
+
+}  // namespace pecan

@@ -1,0 +1,68 @@
+// Streaming reader of .pecan files: chunk by chunk in bounded memory, random access by chunk,
+// or the whole trace into memory. Truncated files yield every complete chunk plus a warning;
+// corrupt or foreign files throw PecanError naming the file and byte offset.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "trace_format/trace.h"
+
+namespace pecan {
+
+// The events of one chunk, as columns (same layout as Trace's columns).
+struct EventBatch {
+  EventIndex first_event = 0;
+  std::vector<ThreadId> thread;
+  std::vector<EventKind> kind;
+  std::vector<uint8_t> flags;
+  std::vector<uint32_t> size;
+  std::vector<uint64_t> addr;
+  std::vector<SiteId> site;
+
+  size_t count() const { return kind.size(); }
+  Event event(size_t i) const { return Event{thread[i], kind[i], flags[i], size[i], addr[i], site[i]}; }
+};
+
+class TraceReader {
+ public:
+  // Opens the file and reads the header (and the footer, when present). Throws PecanError.
+  explicit TraceReader(const std::string& path);
+  ~TraceReader();
+  TraceReader(const TraceReader&) = delete;
+  TraceReader& operator=(const TraceReader&) = delete;
+
+  const TraceMeta& meta() const;
+
+  // Sequential streaming: fills `batch` with the next chunk; false at the end. On a truncated
+  // or damaged tail it stops after the last complete chunk and records a warning.
+  bool Next(EventBatch& batch);
+
+  // Random access (uses the footer's chunk index, or a scan of the file when it has none).
+  size_t chunk_count();
+  void ReadChunk(size_t index, EventBatch& batch);
+
+  // Tables: complete from the footer; for a truncated file, what the chunks read so far held.
+  const std::vector<ThreadInfo>& threads() const;
+  const std::vector<SiteInfo>& sites() const;
+  const std::vector<ModuleInfo>& modules() const;
+  const std::vector<AddressName>& names() const;
+
+  bool complete() const;                      // footer present and checksum verified
+  const std::vector<std::string>& warnings() const;
+  uint64_t file_bytes() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// Reads a whole trace into memory. Warnings (truncation) go to the logger.
+Trace ReadTrace(const std::string& path);
+
+// A hex content hash of a trace file, used to tie clips and reports to their trace.
+std::string TraceContentHash(const std::string& path);
+
+}  // namespace pecan
