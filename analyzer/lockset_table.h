@@ -22,6 +22,9 @@ struct HeldLock {
   bool operator==(const HeldLock&) const = default;
 };
 
+// A lock is held at its own acquisition and at its release ([LOCK, UNLOCK] is the critical
+// section). A recursive re-acquisition of a held lock is folded into the first; a release of a
+// lock not held is ignored. Distinct ids differ in the locks or in where they were acquired.
 class LocksetTable {
  public:
   explicit LocksetTable(const Trace& trace);
@@ -32,6 +35,10 @@ class LocksetTable {
   const std::vector<HeldLock>& Locks(LocksetId id) const;  // outermost first
   // True when the two events hold a common lock that excludes them (not both in read mode).
   bool Exclusive(EventIndex a, EventIndex b) const;
+  // The same test on two interned locksets.
+  bool ExclusiveSets(LocksetId a, LocksetId b) const;
+  // Number of distinct locksets (ids are 0 .. Count()-1; 0 is the empty set).
+  size_t Count() const;
   // The acquisition of the outermost lock held at i, if any (the OML of PECAN section 6).
   std::optional<EventIndex> OutermostAcquire(EventIndex i) const;
   // The release matching an acquisition, if it occurs in the trace.

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "trace_format/trace.h"
@@ -15,6 +16,7 @@ namespace pecan {
 
 class PorIndex {
  public:
+  // Keeps a pointer to `trace`, which must outlive the index.
   explicit PorIndex(const Trace& trace);
   ~PorIndex();
   PorIndex(PorIndex&&) noexcept;
@@ -27,6 +29,14 @@ class PorIndex {
   // Position of event i within its thread (0-based) and the events of each thread in order.
   uint64_t LocalIndex(EventIndex i) const;
   const std::vector<EventIndex>& ThreadEvents(ThreadId t) const;
+
+  uint32_t ThreadCount() const;
+  // The thread's TC interval at i: events of one thread with the same interval have the same
+  // inter-thread predecessors (the clock version in force; it changes only where an edge arrives).
+  uint32_t TcInterval(EventIndex i) const;
+  // The inter-thread POR edges (source, destination) that added ordering, in destination order.
+  // Edges already implied by earlier ones are left out; with program order they generate POR.
+  const std::vector<std::pair<EventIndex, EventIndex>>& SyncEdges() const;
 
  private:
   struct Impl;
