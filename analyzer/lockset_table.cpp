@@ -60,11 +60,11 @@ class LocksetBuilder {
         current_.resize(t + 1, kEmptyLockset);
       }
       const EventKind kind = trace_.kind[i];
-      // A lock is held at its own acquisition and at its release: the critical section is the
-      // closed interval [LOCK, UNLOCK].
+      // The set held when the event ran: a lock is not yet held at its acquisition, and still
+      // held at its release.
       if (IsAcquire(kind)) {
-        Acquire(t, i);
         out_.of[i] = current_[t];
+        Acquire(t, i);
       } else if (IsRelease(kind)) {
         out_.of[i] = current_[t];
         Release(t, i);

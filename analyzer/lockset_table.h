@@ -22,9 +22,11 @@ struct HeldLock {
   bool operator==(const HeldLock&) const = default;
 };
 
-// A lock is held at its own acquisition and at its release ([LOCK, UNLOCK] is the critical
-// section). A recursive re-acquisition of a held lock is folded into the first; a release of a
-// lock not held is ignored. Distinct ids differ in the locks or in where they were acquired.
+// Of(i) is the set held when event i ran: a LOCK's own lock is not in its set (another thread's
+// critical section may end just before it), an UNLOCK's lock is; so Of(x) is also the set held
+// between x's thread-predecessor and x. A recursive re-acquisition of a held lock is folded
+// into the first; a release of a lock not held is ignored. Distinct ids differ in the locks or
+// in where they were acquired. OutermostAcquire of an outermost LOCK is therefore empty.
 class LocksetTable {
  public:
   explicit LocksetTable(const Trace& trace);

@@ -26,8 +26,12 @@ TEST_CASE("Lockset: nested locks, OML and matching release", "[lockset]") {
   CHECK(locks.Of(outside) == kEmptyLockset);
   CHECK(locks.Locks(locks.Of(in12)) ==
         std::vector<HeldLock>{{1, false, l1}, {2, false, l2}});
-  CHECK(locks.Of(l1) == locks.Of(in1));
+  CHECK(locks.Of(l1) == kEmptyLockset);  // held from after the acquisition
+  CHECK(locks.Of(l2) == locks.Of(in1));
+  CHECK(locks.Of(u2) == locks.Of(in12));
   CHECK(locks.Of(u1) == locks.Of(in1));
+  CHECK_FALSE(locks.OutermostAcquire(l1).has_value());
+  CHECK(locks.OutermostAcquire(l2) == l1);
   CHECK(locks.OutermostAcquire(in12) == l1);
   CHECK(locks.OutermostAcquire(other_in) == other);
   CHECK_FALSE(locks.OutermostAcquire(outside).has_value());
