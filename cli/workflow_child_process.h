@@ -1,0 +1,130 @@
+// Runs one child process for the workflow commands (hunt, triage): argv, extra environment,
+// output redirected to files, and a wall-clock bound after which the child's process group dies.
+#pragma once
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "trace_format/error.h"
+
+extern char** environ;
+
+namespace pecan::cli {
+
+struct ChildSpec {
+  std::vector<std::string> argv;                   // argv[0] is looked up in PATH
+  std::map<std::string, std::string> environment;  // set (overriding) in the child's environment
+  std::vector<std::string> unset_environment;      // removed from the child's environment
+  std::string stdout_path;                         // empty: inherit ours
+  std::string stderr_path;                         // empty: inherit ours; may equal stdout_path
+  double timeout_seconds = 0;                      // 0: no bound
+};
+
+struct ChildResult {
+  bool exited = false;  // normal exit (exit status valid)
+  int exit_status = 0;
+  int signal = 0;          // the fatal signal, when not exited
+  bool timed_out = false;  // killed by us at the bound
+  double seconds = 0;
+};
+
+namespace child_process_detail {
+
+inline std::vector<std::string> BuildEnvironment(const ChildSpec& spec) {
+  std::vector<std::string> result;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    std::string text(*entry);
+    std::string name = text.substr(0, text.find('='));
+    bool dropped = spec.environment.count(name) > 0;
+    for (const auto& unset : spec.unset_environment) dropped = dropped || unset == name;
+    if (!dropped) result.push_back(std::move(text));
+  }
+  for (const auto& [name, value] : spec.environment) result.push_back(name + "=" + value);
+  return result;
+}
+
+inline std::vector<char*> CStrings(std::vector<std::string>& strings) {
+  std::vector<char*> pointers;
+  for (auto& s : strings) pointers.push_back(s.data());
+  pointers.push_back(nullptr);
+  return pointers;
+}
+
+}  // namespace child_process_detail
+
+// Starts the child in its own process group and waits for it. Throws PecanError when it cannot
+// be started (no such program, unwritable output file).
+inline ChildResult RunChild(const ChildSpec& spec) {
+  using namespace child_process_detail;
+  if (spec.argv.empty()) throw PecanError("workflow: no program to run");
+  std::vector<std::string> argv = spec.argv;
+  std::vector<std::string> envp = BuildEnvironment(spec);
+  std::vector<char*> argv_c = CStrings(argv);
+  std::vector<char*> envp_c = CStrings(envp);
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  constexpr int kFlags = O_WRONLY | O_CREAT | O_TRUNC;  // no O_CLOEXEC: these become fds 1 and 2
+  if (!spec.stdout_path.empty())
+    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, spec.stdout_path.c_str(), kFlags,
+                                     0644);
+  if (!spec.stderr_path.empty()) {
+    if (spec.stderr_path == spec.stdout_path)
+      posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
+    else
+      posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, spec.stderr_path.c_str(), kFlags,
+                                       0644);
+  }
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  // Its own process group, so the bound can end the child together with whatever it started.
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attributes, 0);
+
+  auto start = std::chrono::steady_clock::now();
+  pid_t pid = 0;
+  int error = posix_spawnp(&pid, argv_c[0], &actions, &attributes, argv_c.data(), envp_c.data());
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attributes);
+  if (error != 0) throw PecanError(spec.argv[0] + ": cannot start: " + std::strerror(error));
+
+  ChildResult result;
+  auto deadline = start + std::chrono::duration<double>(spec.timeout_seconds);
+  auto pause = std::chrono::milliseconds(1);
+  int status = 0;
+  for (;;) {
+    pid_t done = ::waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR)
+      throw PecanError("workflow: waitpid: " + std::string(std::strerror(errno)));
+    if (spec.timeout_seconds > 0 && std::chrono::steady_clock::now() >= deadline &&
+        !result.timed_out) {
+      result.timed_out = true;
+      ::kill(-pid, SIGKILL);
+    }
+    std::this_thread::sleep_for(pause);
+    // Short children answer quickly; long ones are polled less often.
+    if (pause < std::chrono::milliseconds(20)) pause *= 2;
+  }
+  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (WIFEXITED(status)) {
+    result.exited = true;
+    result.exit_status = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    result.signal = WTERMSIG(status);
+  }
+  return result;
+}
+
+}  // namespace pecan::cli

@@ -1,0 +1,83 @@
+// The workflow commands' view of their results: findings merged across traces (or from one
+// trace, for hunt) with their best clip and replay verdict, and what happened to each trace.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cli/workflow_swimlane_svg.h"
+
+namespace pecan::cli {
+
+struct SummarySite {
+  std::string function;  // empty when unknown
+  std::string file;      // empty when unknown
+  uint32_t line = 0;     // 0 when unknown
+  std::string text;      // "file:line (function)" or "module+0x..."
+};
+
+struct SummaryEvent {
+  uint32_t thread = 0;
+  std::string thread_name;  // "T1"
+  std::string kind;         // "read", "write", ...
+  SummarySite site;
+  std::string variable;  // the variable's name where the symbol tables know it
+};
+
+// The outcome of replaying a finding's clip.
+struct SummaryVerdict {
+  std::string outcome;  // "hatched", "infeasible", "error", or "" (not replayed)
+  std::string failure;  // after hatching: "", "crashed", "assertion", "exit"
+  int signal = 0;
+  int exit_status = 0;
+  std::string reason;
+  double seconds = 0;
+};
+
+struct SummaryFinding {
+  std::string key;      // pattern | variant | site tuple: what merging compares
+  std::string id;       // short, stable, file-name safe
+  std::string pattern;  // "race", "atomicity", "asv", ...
+  std::string variant;
+  std::string reason;
+  bool observed = false;
+  std::vector<SummaryEvent> events;  // in the pattern's order (from the trace of the best clip)
+  std::vector<std::string> traces;   // every trace that shows it
+  uint64_t witnesses = 0;            // candidate matches, summed over the traces
+
+  // The best (shortest) clip among the traces, if any could be generated.
+  std::string clip_path;   // relative to the output directory
+  std::string clip_trace;  // the trace it was generated from
+  uint64_t clip_steps = 0;
+  std::string clip_error;  // why no clip could be generated
+  SwimlanePicture picture;
+
+  SummaryVerdict verdict;
+  std::string replay_command;  // how to replay the clip by hand
+};
+
+struct SummaryTrace {
+  std::string path;
+  std::string status;  // "ok", "truncated" (analyzed what was complete), "damaged" (skipped)
+  std::string error;   // for damaged traces
+  std::vector<std::string> warnings;
+  uint64_t events = 0;
+  uint64_t findings = 0;
+  double seconds = 0;
+};
+
+// Confirmed findings first, then the rest; within each, by pattern and first site.
+inline bool SummaryOrder(const SummaryFinding& a, const SummaryFinding& b) {
+  auto rank = [](const SummaryFinding& f) {
+    if (f.verdict.outcome == "hatched") return 0;
+    if (f.verdict.outcome.empty()) return 1;
+    if (f.verdict.outcome == "infeasible") return 2;
+    return 3;
+  };
+  if (rank(a) != rank(b)) return rank(a) < rank(b);
+  if (a.pattern != b.pattern) return a.pattern < b.pattern;
+  return a.key < b.key;
+}
+
+}  // namespace pecan::cli

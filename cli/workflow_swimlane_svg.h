@@ -1,0 +1,172 @@
+// Draws a clip's schedule as a swimlane SVG for the HTML summary: one lane per thread, the runs
+// of the schedule left to right, moved events highlighted and the anomaly's events marked.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace pecan::cli {
+
+// What the picture needs from a clip (see proto/clip.proto), in plain values.
+struct SwimlanePicture {
+  std::vector<std::string> lane_names;  // indexed by thread id
+  std::vector<uint32_t> run_thread;     // the schedule's runs, in order
+  std::vector<uint32_t> run_length;
+  std::vector<uint64_t> moved_steps;        // any order
+  std::vector<uint64_t> anomaly_steps;      // in the pattern's order
+  std::vector<std::string> anomaly_labels;  // tooltip per anomaly step ("T1 write a.c:12")
+};
+
+inline std::string XmlEscape(const std::string& text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+  return out;
+}
+
+namespace swimlane_detail {
+
+inline constexpr double kLabelWidth = 70;
+inline constexpr double kLaneHeight = 26;
+inline constexpr double kTopMargin = 18;
+inline constexpr double kRunGap = 3;
+// Long clips keep their tail (where the anomaly forms): earlier runs fold into one box.
+inline constexpr size_t kMaxRunsShown = 240;
+
+// A run of n steps gets a width that grows with n but slowly, so one long run does not push
+// the interesting switches off the picture.
+inline double RunWidth(uint64_t steps) {
+  return 8 + 9 * std::log2(1.0 + static_cast<double>(steps));
+}
+
+}  // namespace swimlane_detail
+
+inline std::string RenderSwimlaneSvg(const SwimlanePicture& picture) {
+  using namespace swimlane_detail;
+  const size_t runs = std::min(picture.run_thread.size(), picture.run_length.size());
+  std::vector<uint64_t> run_start(runs + 1, 0);
+  for (size_t r = 0; r < runs; r++) run_start[r + 1] = run_start[r] + picture.run_length[r];
+  const size_t first_run = runs > kMaxRunsShown ? runs - kMaxRunsShown : 0;
+
+  std::vector<uint64_t> moved = picture.moved_steps;
+  std::sort(moved.begin(), moved.end());
+  auto is_moved = [&](uint64_t step) {
+    return std::binary_search(moved.begin(), moved.end(), step);
+  };
+
+  uint32_t lanes = static_cast<uint32_t>(picture.lane_names.size());
+  for (size_t r = 0; r < runs; r++) lanes = std::max(lanes, picture.run_thread[r] + 1);
+  auto lane_y = [&](uint32_t lane) { return kTopMargin + lane * kLaneHeight; };
+
+  // x position of each shown run.
+  std::vector<double> run_x(runs + 1, 0);
+  double x = kLabelWidth + 4;
+  const double folded_width = first_run > 0 ? 60 : 0;
+  x += folded_width;
+  for (size_t r = first_run; r < runs; r++) {
+    run_x[r] = x;
+    x += RunWidth(picture.run_length[r]) + kRunGap;
+  }
+  const double width = x + 10;
+  const double height = kTopMargin + lanes * kLaneHeight + 8;
+
+  std::ostringstream svg;
+  svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"swimlane\" width=\""
+      << std::lround(width) << "\" height=\"" << std::lround(height) << "\" viewBox=\"0 0 "
+      << std::lround(width) << ' ' << std::lround(height) << "\" role=\"img\">\n";
+  svg << "<title>schedule: " << run_start[runs] << " steps in " << runs << " runs</title>\n";
+  for (uint32_t lane = 0; lane < lanes; lane++) {
+    std::string name =
+        lane < picture.lane_names.size() ? picture.lane_names[lane] : "T" + std::to_string(lane);
+    double y = lane_y(lane);
+    svg << "<line class=\"lane\" x1=\"" << kLabelWidth << "\" y1=\"" << y + kLaneHeight / 2
+        << "\" x2=\"" << width - 6 << "\" y2=\"" << y + kLaneHeight / 2 << "\"/>\n";
+    svg << "<text class=\"lane-name\" x=\"4\" y=\"" << y + kLaneHeight / 2 + 4 << "\">"
+        << XmlEscape(name) << "</text>\n";
+  }
+  if (first_run > 0) {
+    svg << "<text class=\"folded\" x=\"" << kLabelWidth + 4 << "\" y=\"" << kTopMargin - 5 << "\">"
+        << run_start[first_run] << " earlier steps</text>\n";
+  }
+
+  double previous_end_x = -1, previous_y = 0;
+  for (size_t r = first_run; r < runs; r++) {
+    const uint32_t lane = picture.run_thread[r];
+    const double y = lane_y(lane) + 4, h = kLaneHeight - 8;
+    const double run_width = RunWidth(picture.run_length[r]);
+    const uint64_t length = picture.run_length[r];
+    if (previous_end_x >= 0) {  // the hand-off from the previous run's thread to this one
+      svg << "<line class=\"handoff\" x1=\"" << previous_end_x << "\" y1=\"" << previous_y + h / 2
+          << "\" x2=\"" << run_x[r] << "\" y2=\"" << y + h / 2 << "\"/>\n";
+    }
+    // Segments of consecutive steps that are all moved or all in place.
+    uint64_t segment_begin = 0;
+    while (segment_begin < length) {
+      bool moved_segment = is_moved(run_start[r] + segment_begin);
+      uint64_t segment_end = segment_begin + 1;
+      while (segment_end < length && is_moved(run_start[r] + segment_end) == moved_segment)
+        segment_end++;
+      double sx =
+          run_x[r] + run_width * static_cast<double>(segment_begin) / static_cast<double>(length);
+      double sw = run_width * static_cast<double>(segment_end - segment_begin) /
+                  static_cast<double>(length);
+      svg << "<rect class=\"" << (moved_segment ? "run moved" : "run") << "\" x=\"" << sx
+          << "\" y=\"" << y << "\" width=\"" << std::max(sw, 1.0) << "\" height=\"" << h
+          << "\"><title>"
+          << XmlEscape(lane < picture.lane_names.size() ? picture.lane_names[lane]
+                                                        : "T" + std::to_string(lane))
+          << ": steps " << run_start[r] + segment_begin << ".." << run_start[r] + segment_end - 1
+          << (moved_segment ? " (moved by the generator)" : "") << "</title></rect>\n";
+      segment_begin = segment_end;
+    }
+    previous_end_x = run_x[r] + run_width;
+    previous_y = y;
+  }
+
+  // The anomaly's events, numbered in the pattern's order.
+  for (size_t a = 0; a < picture.anomaly_steps.size(); a++) {
+    const uint64_t step = picture.anomaly_steps[a];
+    auto it =
+        std::upper_bound(run_start.begin(), run_start.begin() + static_cast<long>(runs) + 1, step);
+    if (it == run_start.begin()) continue;
+    size_t r = static_cast<size_t>(it - run_start.begin()) - 1;
+    if (r >= runs || r < first_run) continue;
+    const double cx = run_x[r] + RunWidth(picture.run_length[r]) *
+                                     (static_cast<double>(step - run_start[r]) + 0.5) /
+                                     static_cast<double>(picture.run_length[r]);
+    const double cy = lane_y(picture.run_thread[r]) + kLaneHeight / 2;
+    std::string label = a < picture.anomaly_labels.size() ? picture.anomaly_labels[a] : "";
+    svg << "<g class=\"anomaly\"><title>e" << a + 1 << ": step " << step
+        << (label.empty() ? "" : " — ") << XmlEscape(label) << "</title><circle cx=\"" << cx
+        << "\" cy=\"" << cy << "\" r=\"6\"/><text x=\"" << cx << "\" y=\"" << cy - 8 << "\">e"
+        << a + 1 << "</text></g>\n";
+  }
+  svg << "</svg>\n";
+  return svg.str();
+}
+
+}  // namespace pecan::cli
