@@ -1,0 +1,150 @@
+// ClipFollowPolicy: matching events against the clip's steps, and the hatched check.
+#include "replayer/clip_follow_policy.h"
+
+#include <cstdio>
+
+namespace pecan::replay {
+namespace {
+
+uint64_t PathKey(LogicalThread parent, uint32_t ordinal) {
+  return (static_cast<uint64_t>(parent) << 32) | ordinal;
+}
+
+std::string Hex(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+bool Overlap(uint64_t a, uint32_t a_size, uint64_t b, uint32_t b_size) {
+  // Locks, condition variables, ... carry size 0: they are one byte for this purpose.
+  uint64_t a_end = a + (a_size == 0 ? 1 : a_size);
+  uint64_t b_end = b + (b_size == 0 ? 1 : b_size);
+  return a < b_end && b < a_end;
+}
+
+}  // namespace
+
+ClipFollowPolicy::ClipFollowPolicy(const ReplaySchedule& schedule, SiteLocator& locator)
+    : schedule_(schedule),
+      locator_(locator),
+      next_unrecorded_(static_cast<LogicalThread>(schedule.threads.size())) {
+  locator_.Locate(schedule_, runtime_pc_);
+  for (size_t i = 0; i < schedule_.threads.size(); ++i) {
+    const ScheduleThread& thread = schedule_.threads[i];
+    thread_by_path_.emplace(PathKey(thread.parent, thread.ordinal), static_cast<LogicalThread>(i));
+  }
+  anomaly_seen_.reserve(schedule_.anomaly.size());
+}
+
+LogicalThread ClipFollowPolicy::IdentifyThread(LogicalThread parent, uint32_t ordinal) {
+  // A parent that is itself unrecorded has no recorded children either.
+  if (parent == kNoThread || parent < schedule_.threads.size()) {
+    auto known = thread_by_path_.find(PathKey(parent, ordinal));
+    if (known != thread_by_path_.end()) return known->second;
+  }
+  return next_unrecorded_.fetch_add(1, std::memory_order_relaxed);
+}
+
+LogicalThread ClipFollowPolicy::FirstHolder() {
+  return schedule_.steps.empty() ? kNoThread : schedule_.steps.front().thread;
+}
+
+SchedulePolicy::Check ClipFollowPolicy::CheckEvent(LogicalThread thread, const EventView& event) {
+  const uint64_t position = position_.load(std::memory_order_relaxed);
+  if (position >= schedule_.steps.size()) return Check::kNotMine;
+  const ScheduleStep& step = schedule_.steps[position];
+  if (step.thread != thread) return Check::kNotMine;
+  if (step.kind == event.kind && runtime_pc_[step.site] == event.pc) return Check::kMine;
+  return CheckAfterMismatch(step, event);
+}
+
+SchedulePolicy::Check ClipFollowPolicy::CheckAfterMismatch(const ScheduleStep& step,
+                                                           const EventView& event) {
+  if (step.kind != event.kind) return Check::kDiverged;
+  // The site's module may have been loaded after start-up (dlopen): look once more.
+  if (!located_again_) {
+    located_again_ = true;
+    locator_.Locate(schedule_, runtime_pc_);
+    if (runtime_pc_[step.site] == event.pc) return Check::kMine;
+  }
+  return Check::kDiverged;
+}
+
+SchedulePolicy::Progress ClipFollowPolicy::Execute(LogicalThread thread, const EventView& event) {
+  Progress progress;
+  const uint64_t position = position_.load(std::memory_order_relaxed);
+  if (next_anomaly_ < schedule_.anomaly.size() &&
+      schedule_.anomaly[next_anomaly_].step == position) {
+    anomaly_seen_.push_back({event.addr, event.size});
+    ++next_anomaly_;
+    if (next_anomaly_ == schedule_.anomaly.size()) {
+      if (AnomalyLocationsAgree()) {
+        anomaly_formed_ = true;
+        progress.anomaly_formed = true;
+      } else {
+        progress.stop = true;
+      }
+    }
+  }
+  position_.store(position + 1, std::memory_order_release);
+  if (position + 1 == schedule_.steps.size() && !progress.stop) progress.finished = true;
+  return progress;
+}
+
+bool ClipFollowPolicy::AnomalyLocationsAgree() {
+  const auto& anomaly = schedule_.anomaly;
+  for (size_t i = 0; i < anomaly.size(); ++i) {
+    for (size_t j = i + 1; j < anomaly.size(); ++j) {
+      if (!Overlap(anomaly[i].recorded_address, anomaly[i].recorded_size,
+                   anomaly[j].recorded_address, anomaly[j].recorded_size))
+        continue;
+      const SeenAccess& a = anomaly_seen_[i];
+      const SeenAccess& b = anomaly_seen_[j];
+      if (Overlap(a.address, a.size, b.address, b.size)) continue;
+      refuted_.cause = StopCause::kAnomalyRefuted;
+      refuted_.reason = "the anomaly's events ran in order but not on one location: event " +
+                        std::to_string(i + 1) + " (step " + std::to_string(anomaly[i].step) +
+                        ") touched " + Hex(a.address) + "+" + std::to_string(a.size) + ", event " +
+                        std::to_string(j + 1) + " (step " + std::to_string(anomaly[j].step) +
+                        ") touched " + Hex(b.address) + "+" + std::to_string(b.size);
+      return false;
+    }
+  }
+  return true;
+}
+
+LogicalThread ClipFollowPolicy::NextHolder() {
+  const uint64_t position = position_.load(std::memory_order_acquire);
+  return position < schedule_.steps.size() ? schedule_.steps[position].thread : kNoThread;
+}
+
+bool ClipFollowPolicy::OwnsNextStep(LogicalThread thread) const {
+  const uint64_t position = position_.load(std::memory_order_acquire);
+  return position < schedule_.steps.size() && schedule_.steps[position].thread == thread;
+}
+
+std::string ClipFollowPolicy::DescribeDivergence(LogicalThread thread,
+                                                 const EventView& event) const {
+  const uint64_t position = position_.load(std::memory_order_acquire);
+  const ScheduleStep& step = schedule_.steps[position];
+  return ThreadName(thread) + " diverged at step " + std::to_string(position + 1) + " of " +
+         std::to_string(schedule_.steps.size()) + ": expected " +
+         std::string(EventKindName(step.kind)) + " at " + schedule_.DescribeSite(step.site) +
+         ", saw " + std::string(EventKindName(event.kind)) + " at " + locator_.DescribePc(event.pc);
+}
+
+std::string ClipFollowPolicy::DescribeNextStep() const {
+  const uint64_t position = position_.load(std::memory_order_acquire);
+  if (position >= schedule_.steps.size()) return "no step left";
+  const ScheduleStep& step = schedule_.steps[position];
+  return "step " + std::to_string(position + 1) + " of " + std::to_string(schedule_.steps.size()) +
+         ", " + ThreadName(step.thread) + " " + std::string(EventKindName(step.kind)) + " at " +
+         schedule_.DescribeSite(step.site);
+}
+
+std::string ClipFollowPolicy::ThreadName(LogicalThread thread) const {
+  return schedule_.ThreadName(thread);
+}
+
+}  // namespace pecan::replay

@@ -1,0 +1,59 @@
+// The policy that follows a bug-hatching clip step by step (PECAN section 6.3): each event
+// must be the next step's thread, kind and site, or the prediction is refuted by divergence;
+// the anomaly counts as hatched only if its steps ran on one location in this very run.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "replayer/replay_schedule.h"
+#include "replayer/schedule_policy.h"
+#include "replayer/site_locator.h"
+
+namespace pecan::replay {
+
+class ClipFollowPolicy final : public SchedulePolicy {
+ public:
+  ClipFollowPolicy(const ReplaySchedule& schedule, SiteLocator& locator);
+
+  LogicalThread IdentifyThread(LogicalThread parent, uint32_t ordinal) override;
+  LogicalThread FirstHolder() override;
+  Check CheckEvent(LogicalThread thread, const EventView& event) override;
+  Progress Execute(LogicalThread thread, const EventView& event) override;
+  LogicalThread NextHolder() override;
+  bool OwnsNextStep(LogicalThread thread) const override;
+  uint64_t StepsExecuted() const override { return position_.load(std::memory_order_acquire); }
+  uint64_t StepsTotal() const override { return schedule_.steps.size(); }
+  std::string DescribeDivergence(LogicalThread thread, const EventView& event) const override;
+  std::string DescribeNextStep() const override;
+  std::string ThreadName(LogicalThread thread) const override;
+  StopReport StopReportForPolicyStop() const override { return refuted_; }
+
+  // The runtime location of each anomaly step executed so far, in the pattern's order.
+  struct SeenAccess {
+    uint64_t address = 0;
+    uint32_t size = 0;
+  };
+  const std::vector<SeenAccess>& anomaly_seen() const { return anomaly_seen_; }
+  bool anomaly_formed() const { return anomaly_formed_; }
+
+ private:
+  Check CheckAfterMismatch(const ScheduleStep& step, const EventView& event);
+  bool AnomalyLocationsAgree();
+
+  const ReplaySchedule& schedule_;
+  SiteLocator& locator_;
+  std::vector<uint64_t> runtime_pc_;  // by site index
+  bool located_again_ = false;
+  std::atomic<uint64_t> position_{0};
+  size_t next_anomaly_ = 0;
+  std::vector<SeenAccess> anomaly_seen_;
+  bool anomaly_formed_ = false;
+  StopReport refuted_;
+  std::unordered_map<uint64_t, LogicalThread> thread_by_path_;  // (parent << 32 | ordinal)
+  std::atomic<LogicalThread> next_unrecorded_;
+};
+
+}  // namespace pecan::replay

@@ -1,0 +1,132 @@
+// Flattening a pecan.proto.Clip into a ReplaySchedule, with the consistency checks replay needs.
+#include "replayer/replay_schedule.h"
+
+#include <cstdio>
+#include <unordered_map>
+
+#include "proto/clip.pb.h"
+#include "trace_format/error.h"
+
+namespace pecan::replay {
+namespace {
+
+std::string BaseName(const std::string& path) {
+  size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+ReplaySchedule ReplaySchedule::FromClip(const proto::Clip& clip) {
+  ReplaySchedule schedule;
+  schedule.finding_id = clip.finding().id();
+  schedule.pattern = clip.finding().pattern();
+
+  std::unordered_map<uint32_t, LogicalThread> thread_by_clip_id;
+  for (const auto& info : clip.threads()) {
+    if (!thread_by_clip_id.emplace(info.id(), schedule.threads.size()).second)
+      throw PecanError("thread " + std::to_string(info.id()) + " listed twice");
+    ScheduleThread thread;
+    thread.clip_id = info.id();
+    thread.ordinal = info.ordinal();
+    thread.name = info.name().empty() ? "T" + std::to_string(info.id()) : info.name();
+    schedule.threads.push_back(std::move(thread));
+  }
+  bool has_main = false;
+  for (size_t i = 0; i < schedule.threads.size(); ++i) {
+    const auto& info = clip.threads(static_cast<int>(i));
+    if (!info.has_parent()) {
+      has_main = true;
+      continue;
+    }
+    auto parent = thread_by_clip_id.find(info.parent());
+    if (parent == thread_by_clip_id.end())
+      throw PecanError("thread " + std::to_string(info.id()) + " names an unknown parent " +
+                       std::to_string(info.parent()));
+    schedule.threads[i].parent = parent->second;
+  }
+  if (!schedule.threads.empty() && !has_main)
+    throw PecanError("no main thread in the thread table");
+
+  for (const auto& module : clip.modules())
+    schedule.modules.push_back({module.id(), module.path(), module.build_id()});
+
+  std::unordered_map<uint32_t, uint32_t> site_by_clip_id;
+  for (const auto& site : clip.sites()) {
+    if (!site_by_clip_id.emplace(site.id(), schedule.sites.size()).second)
+      throw PecanError("site " + std::to_string(site.id()) + " listed twice");
+    if (site.module() != 0 && schedule.FindModule(site.module()) == nullptr)
+      throw PecanError("site " + std::to_string(site.id()) + " names an unknown module " +
+                       std::to_string(site.module()));
+    schedule.sites.push_back({site.id(), site.module(), site.offset()});
+  }
+
+  if (clip.run_thread_size() != clip.run_length_size())
+    throw PecanError("run_thread and run_length differ in length");
+  const int step_count = clip.step_kind_size();
+  if (clip.step_site_size() != step_count)
+    throw PecanError("step_kind and step_site differ in length");
+  schedule.steps.reserve(step_count);
+  for (int run = 0; run < clip.run_thread_size(); ++run) {
+    auto thread = thread_by_clip_id.find(clip.run_thread(run));
+    if (thread == thread_by_clip_id.end())
+      throw PecanError("run " + std::to_string(run) + " names an unknown thread " +
+                       std::to_string(clip.run_thread(run)));
+    for (uint32_t k = 0; k < clip.run_length(run); ++k) {
+      const int step = static_cast<int>(schedule.steps.size());
+      if (step >= step_count) throw PecanError("the runs hold more steps than step_kind");
+      uint32_t kind = clip.step_kind(step);
+      if (kind == 0 || kind >= static_cast<uint32_t>(kEventKindCount))
+        throw PecanError("step " + std::to_string(step) + " has an unknown kind " +
+                         std::to_string(kind));
+      auto site = site_by_clip_id.find(clip.step_site(step));
+      if (site == site_by_clip_id.end())
+        throw PecanError("step " + std::to_string(step) + " names an unknown site " +
+                         std::to_string(clip.step_site(step)));
+      schedule.steps.push_back({thread->second, static_cast<EventKind>(kind), site->second});
+    }
+  }
+  if (static_cast<int>(schedule.steps.size()) != step_count)
+    throw PecanError("the runs hold " + std::to_string(schedule.steps.size()) +
+                     " steps but step_kind has " + std::to_string(step_count));
+
+  const auto& events = clip.finding().events();
+  uint64_t previous = 0;
+  for (int i = 0; i < clip.anomaly_steps_size(); ++i) {
+    uint64_t step = clip.anomaly_steps(i);
+    if (step >= schedule.steps.size())
+      throw PecanError("anomaly step " + std::to_string(step) + " is past the schedule's end");
+    if (i > 0 && step <= previous) throw PecanError("anomaly steps are not in increasing order");
+    previous = step;
+    AnomalyStep anomaly{step, 0, 0};
+    if (i < events.size()) {
+      anomaly.recorded_address = events[i].address();
+      anomaly.recorded_size = events[i].size();
+    }
+    schedule.anomaly.push_back(anomaly);
+  }
+  return schedule;
+}
+
+const ScheduleModule* ReplaySchedule::FindModule(uint32_t id) const {
+  for (const auto& module : modules)
+    if (module.id == id) return &module;
+  return nullptr;
+}
+
+std::string ReplaySchedule::ThreadName(LogicalThread thread) const {
+  if (thread < threads.size()) return threads[thread].name;
+  return "an unrecorded thread (#" + std::to_string(thread - threads.size()) + ")";
+}
+
+std::string ReplaySchedule::DescribeSite(uint32_t site) const {
+  if (site >= sites.size()) return "?";
+  const ScheduleSite& s = sites[site];
+  char offset[32];
+  std::snprintf(offset, sizeof offset, "0x%llx", static_cast<unsigned long long>(s.offset));
+  const ScheduleModule* module = FindModule(s.module);
+  if (module == nullptr) return std::string("loc ") + offset;
+  return BaseName(module->path) + "+" + offset;
+}
+
+}  // namespace pecan::replay

@@ -1,0 +1,70 @@
+// A clip's schedule flattened for the replayer: one entry per step (logical thread, kind,
+// site), the thread table by creation path, and the anomaly's steps with their recorded
+// locations. Built once at start-up; read-only afterwards.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "replayer/scheduler_types.h"
+#include "trace_format/event_kind.h"
+
+namespace pecan::proto {
+class Clip;
+}
+
+namespace pecan::replay {
+
+struct ScheduleStep {
+  LogicalThread thread = kNoThread;  // index into ReplaySchedule::threads
+  EventKind kind = EventKind::kUnspecified;
+  uint32_t site = 0;  // index into ReplaySchedule::sites
+};
+
+struct ScheduleThread {
+  uint32_t clip_id = 0;  // the thread's id in the clip (and its trace)
+  LogicalThread parent = kNoThread;
+  uint32_t ordinal = 0;
+  std::string name;
+};
+
+struct ScheduleModule {
+  uint32_t id = 0;
+  std::string path;
+  std::string build_id;  // raw bytes
+};
+
+struct ScheduleSite {
+  uint32_t clip_id = 0;
+  uint32_t module = 0;  // ScheduleModule::id; 0 = no module (offset is an absolute value)
+  uint64_t offset = 0;
+};
+
+struct AnomalyStep {
+  uint64_t step = 0;  // position in the schedule
+  uint64_t recorded_address = 0;
+  uint32_t recorded_size = 0;
+};
+
+struct ReplaySchedule {
+  std::vector<ScheduleStep> steps;
+  std::vector<ScheduleThread> threads;  // indexed by LogicalThread
+  std::vector<ScheduleModule> modules;
+  std::vector<ScheduleSite> sites;
+  std::vector<AnomalyStep> anomaly;  // in the pattern's order
+  std::string finding_id;
+  std::string pattern;
+
+  // Flattens and checks a clip (thread, site and step references, anomaly positions).
+  // Throws PecanError("<what>") naming the first inconsistency.
+  static ReplaySchedule FromClip(const proto::Clip& clip);
+
+  // "T1" (or the recorded name), "lock at prog+0x1234"
+  std::string ThreadName(LogicalThread thread) const;
+  std::string DescribeSite(uint32_t site) const;
+  const ScheduleModule* FindModule(uint32_t id) const;
+};
+
+}  // namespace pecan::replay

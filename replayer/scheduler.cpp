@@ -1,0 +1,306 @@
+// Turn passing, lazy hand-over, blocking calls and early stops: the Scheduler's mechanism.
+#include "replayer/scheduler.h"
+
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <string>
+
+namespace pecan::replay {
+namespace {
+
+// Which scheduler slot the calling thread runs as. initial-exec: the runtime is loaded at
+// program start, and every event reads this.
+struct CallerBinding {
+  const Scheduler* scheduler = nullptr;
+  ThreadSlot* slot = nullptr;
+};
+__attribute__((tls_model("initial-exec"))) thread_local CallerBinding tls_caller;
+
+inline void CpuRelax() {
+  __builtin_ia32_pause();
+}
+
+}  // namespace
+
+Scheduler::Scheduler(SchedulePolicy& policy, ReplayObserver& observer, Options options)
+    : policy_(policy),
+      observer_(observer),
+      options_(options),
+      slots_(new ThreadSlot[options.max_threads]) {
+  for (size_t i = 0; i < options_.max_threads; ++i) slots_[i].id = static_cast<LogicalThread>(i);
+  holder_.store(policy_.FirstHolder(), std::memory_order_release);
+}
+
+Scheduler::~Scheduler() {
+  if (tls_caller.scheduler == this) tls_caller = {};
+}
+
+ThreadSlot* Scheduler::SlotFor(LogicalThread id) const {
+  return id < options_.max_threads ? &slots_[id] : nullptr;
+}
+
+bool Scheduler::CallerAttached() const {
+  return tls_caller.scheduler == this;
+}
+
+LogicalThread Scheduler::CallerId() const {
+  return CallerAttached() ? tls_caller.slot->id : kNoThread;
+}
+
+void Scheduler::SetActivity(ThreadSlot& slot, ThreadActivity activity) {
+  slot.activity.store(activity, std::memory_order_release);
+  transitions_.fetch_add(1, std::memory_order_relaxed);
+}
+
+void Scheduler::Attach(LogicalThread id) {
+  ThreadSlot* slot = SlotFor(id);
+  if (slot == nullptr) {
+    Stop({StopCause::kInternal,
+          "more threads than the replayer supports (" + std::to_string(options_.max_threads) + ")",
+          0});
+    return;
+  }
+  slot->os_tid.store(static_cast<int32_t>(syscall(SYS_gettid)), std::memory_order_relaxed);
+  slot->children = 0;
+  LogicalThread highest = highest_slot_used_.load(std::memory_order_relaxed);
+  while (id > highest &&
+         !highest_slot_used_.compare_exchange_weak(highest, id, std::memory_order_relaxed)) {
+  }
+  SetActivity(*slot, ThreadActivity::kRunning);
+  tls_caller = {this, slot};
+}
+
+void Scheduler::AttachMainThread() {
+  Attach(policy_.IdentifyThread(kNoThread, 0));
+}
+
+LogicalThread Scheduler::ReserveChild() {
+  if (!CallerAttached()) return kNoThread;
+  ThreadSlot& parent = *tls_caller.slot;
+  LogicalThread child = policy_.IdentifyThread(parent.id, parent.children++);
+  if (ThreadSlot* slot = SlotFor(child)) {
+    // Counted as live and not waiting until it attaches, so a thread that is still starting
+    // never looks like a deadlock.
+    slot->os_tid.store(-1, std::memory_order_relaxed);  // "starting"
+    SetActivity(*slot, ThreadActivity::kUnattached);
+    LogicalThread highest = highest_slot_used_.load(std::memory_order_relaxed);
+    while (child > highest &&
+           !highest_slot_used_.compare_exchange_weak(highest, child, std::memory_order_relaxed)) {
+    }
+  }
+  return child;
+}
+
+void Scheduler::CancelChild(LogicalThread child) {
+  if (ThreadSlot* slot = SlotFor(child)) {
+    slot->os_tid.store(0, std::memory_order_relaxed);
+    SetActivity(*slot, ThreadActivity::kExited);
+  }
+}
+
+void Scheduler::AttachThread(LogicalThread id) {
+  if (id == kNoThread) return;
+  Attach(id);
+}
+
+void Scheduler::DetachThread() {
+  if (!CallerAttached()) return;
+  ThreadSlot& self = *tls_caller.slot;
+  ReleaseTurnAtExit(self);
+  SetActivity(self, ThreadActivity::kExited);
+  tls_caller = {};
+}
+
+void Scheduler::ReleaseTurnAtExit(ThreadSlot& self) {
+  if (!scheduling() || holder_.load(std::memory_order_acquire) != self.id) return;
+  if (policy_.OwnsNextStep(self.id)) {
+    Stop({StopCause::kThreadVanished,
+          policy_.ThreadName(self.id) + " ended while the schedule still expects its " +
+              policy_.DescribeNextStep(),
+          0});
+    return;
+  }
+  PassTurn(self.id);
+}
+
+bool Scheduler::PassTurn(LogicalThread from) {
+  LogicalThread next = policy_.NextHolder();
+  LogicalThread expected = from;
+  if (!holder_.compare_exchange_strong(expected, next, std::memory_order_acq_rel)) return false;
+  transitions_.fetch_add(1, std::memory_order_relaxed);
+  if (ThreadSlot* slot = SlotFor(next)) slot->wake.Post();
+  return true;
+}
+
+bool Scheduler::WaitForTurn(ThreadSlot& self) {
+  for (uint32_t i = 0; i < options_.spin_before_sleep; ++i) {
+    if (holder_.load(std::memory_order_acquire) == self.id) return scheduling();
+    if (!scheduling()) return false;
+    CpuRelax();
+  }
+  SetActivity(self, ThreadActivity::kWaitingForTurn);
+  bool turn = false;
+  for (;;) {
+    uint32_t ticket = self.wake.Ticket();
+    if (!scheduling()) break;
+    if (holder_.load(std::memory_order_acquire) == self.id) {
+      turn = true;
+      break;
+    }
+    self.wake.WaitUntilPosted(ticket, options_.wait_slice);
+  }
+  SetActivity(self, ThreadActivity::kRunning);
+  return turn;
+}
+
+void Scheduler::OnEvent(const EventView& event) {
+  if (tls_caller.scheduler != this ||
+      mode_.load(std::memory_order_relaxed) != SchedulerMode::kScheduling)
+    return;
+  ThreadSlot& self = *tls_caller.slot;
+  for (;;) {
+    if (holder_.load(std::memory_order_acquire) == self.id) {
+      switch (policy_.CheckEvent(self.id, event)) {
+        case SchedulePolicy::Check::kMine: {
+          SchedulePolicy::Progress progress = policy_.Execute(self.id, event);
+          if (progress.anomaly_formed || progress.finished || progress.stop) {
+            HandleProgress(progress);
+          } else if (event.kind == EventKind::kThreadEnd) {
+            ReleaseTurnAtExit(self);  // nothing of this thread follows: no reason to wait
+          }
+          return;
+        }
+        case SchedulePolicy::Check::kNotMine:
+          PassTurn(self.id);
+          break;
+        case SchedulePolicy::Check::kDiverged:
+          Stop({StopCause::kDivergence, policy_.DescribeDivergence(self.id, event), 0});
+          return;
+      }
+    }
+    if (!WaitForTurn(self)) return;
+  }
+}
+
+void Scheduler::AcquireTurnFor(const EventView& upcoming) {
+  if (tls_caller.scheduler != this || !scheduling()) return;
+  ThreadSlot& self = *tls_caller.slot;
+  for (;;) {
+    if (holder_.load(std::memory_order_acquire) == self.id) {
+      switch (policy_.CheckEvent(self.id, upcoming)) {
+        case SchedulePolicy::Check::kMine:
+          SetActivity(self, ThreadActivity::kBlockedHoldingTurn);
+          return;
+        case SchedulePolicy::Check::kNotMine:
+          PassTurn(self.id);
+          break;
+        case SchedulePolicy::Check::kDiverged:
+          Stop({StopCause::kDivergence, policy_.DescribeDivergence(self.id, upcoming), 0});
+          return;
+      }
+    }
+    if (!WaitForTurn(self)) return;
+  }
+}
+
+void Scheduler::BeginBlocking() {
+  if (tls_caller.scheduler != this || !scheduling()) return;
+  ThreadSlot& self = *tls_caller.slot;
+  bool holds_turn = holder_.load(std::memory_order_acquire) == self.id;
+  if (holds_turn && !policy_.OwnsNextStep(self.id)) {
+    PassTurn(self.id);
+    holds_turn = false;
+  }
+  SetActivity(self, holds_turn ? ThreadActivity::kBlockedHoldingTurn : ThreadActivity::kBlocked);
+}
+
+void Scheduler::EndBlocking() {
+  if (tls_caller.scheduler != this) return;
+  SetActivity(*tls_caller.slot, ThreadActivity::kRunning);
+}
+
+void Scheduler::HandleProgress(const SchedulePolicy::Progress& progress) {
+  if (progress.stop) {
+    Stop(policy_.StopReportForPolicyStop());
+    return;
+  }
+  if (progress.anomaly_formed) observer_.OnAnomalyFormed();
+  if (progress.finished) Finish();
+}
+
+void Scheduler::Finish() {
+  SchedulerMode expected = SchedulerMode::kScheduling;
+  if (!mode_.compare_exchange_strong(expected, SchedulerMode::kFreeRun, std::memory_order_acq_rel))
+    return;
+  observer_.OnScheduleFinished();
+  WakeEveryone();
+}
+
+void Scheduler::Stop(StopReport report) {
+  SchedulerMode expected = SchedulerMode::kScheduling;
+  if (!mode_.compare_exchange_strong(expected, SchedulerMode::kStopped, std::memory_order_acq_rel))
+    return;
+  report.steps_executed = policy_.StepsExecuted();
+  observer_.OnStopped(report);
+  WakeEveryone();
+}
+
+void Scheduler::WakeEveryone() {
+  LogicalThread highest = highest_slot_used_.load(std::memory_order_acquire);
+  for (LogicalThread id = 0; id <= highest && id < options_.max_threads; ++id)
+    slots_[id].wake.Post();
+}
+
+Scheduler::Snapshot Scheduler::Inspect() const {
+  Snapshot snap;
+  snap.mode = mode();
+  snap.progress = policy_.StepsExecuted() + transitions_.load(std::memory_order_acquire);
+  snap.holder = holder_.load(std::memory_order_acquire);
+  if (ThreadSlot* holder = SlotFor(snap.holder)) {
+    snap.holder_activity = holder->activity.load(std::memory_order_acquire);
+    snap.holder_os_tid = holder->os_tid.load(std::memory_order_relaxed);
+  }
+  snap.holder_owns_next_step = snap.holder != kNoThread && policy_.OwnsNextStep(snap.holder);
+  bool all_wait = true;
+  LogicalThread highest = highest_slot_used_.load(std::memory_order_acquire);
+  for (LogicalThread id = 0; id <= highest && id < options_.max_threads; ++id) {
+    ThreadActivity activity = slots_[id].activity.load(std::memory_order_acquire);
+    bool starting = activity == ThreadActivity::kUnattached &&
+                    slots_[id].os_tid.load(std::memory_order_relaxed) == -1;
+    if (activity == ThreadActivity::kExited) continue;
+    if (activity == ThreadActivity::kUnattached && !starting) continue;
+    ++snap.live_threads;
+    if (starting || activity == ThreadActivity::kRunning) all_wait = false;
+    // A holder that was woken but has not run yet is about to make progress.
+    if (id == snap.holder && activity == ThreadActivity::kWaitingForTurn) all_wait = false;
+  }
+  snap.every_live_thread_waits = all_wait && snap.live_threads > 0;
+  return snap;
+}
+
+bool Scheduler::HandOverFromIdleHolder(LogicalThread holder) {
+  if (!scheduling() || holder_.load(std::memory_order_acquire) != holder) return false;
+  // The holder has none of the next steps, so the position cannot move until the turn does.
+  if (policy_.OwnsNextStep(holder)) return false;
+  return PassTurn(holder);
+}
+
+std::string Scheduler::DescribeState() const {
+  std::string text;
+  LogicalThread highest = highest_slot_used_.load(std::memory_order_acquire);
+  for (LogicalThread id = 0; id <= highest && id < options_.max_threads; ++id) {
+    ThreadActivity activity = slots_[id].activity.load(std::memory_order_acquire);
+    if (activity == ThreadActivity::kUnattached &&
+        slots_[id].os_tid.load(std::memory_order_relaxed) != -1)
+      continue;
+    if (!text.empty()) text += ", ";
+    text += policy_.ThreadName(id);
+    text += " ";
+    text += activity == ThreadActivity::kUnattached ? "starting" : ThreadActivityName(activity);
+  }
+  text += "; next: " + policy_.DescribeNextStep();
+  return text;
+}
+
+}  // namespace pecan::replay

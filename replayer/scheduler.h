@@ -1,0 +1,113 @@
+// The replay scheduler's mechanism: one turn, passed between threads by their semaphores, so
+// threads execute instrumented events in the order a SchedulePolicy dictates.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "replayer/schedule_policy.h"
+#include "replayer/scheduler_types.h"
+#include "replayer/thread_slot.h"
+
+namespace pecan::replay {
+
+enum class SchedulerMode : uint8_t {
+  kScheduling,  // threads run one at a time, in the policy's order
+  kFreeRun,     // the schedule is done: threads run as the OS pleases
+  kStopped,     // scheduling ended early (see the StopReport given to the observer)
+};
+
+// Entry points named "calling thread" act on the thread that calls them. Event hooks must be
+// called BEFORE the event takes effect (as ThreadSanitizer callbacks are). The turn is handed
+// over lazily: a thread that executed the last step of its run keeps the turn until it reaches
+// its next event, blocks or exits, so the access it reported has really happened before the
+// next thread continues.
+class Scheduler {
+ public:
+  struct Options {
+    size_t max_threads = 4096;  // logical ids at or above this stop the run (kInternal)
+    std::chrono::milliseconds wait_slice{50};  // longest single sleep; waits re-check after it
+    uint32_t spin_before_sleep = 0;            // polls of the turn before sleeping on the semaphore
+  };
+
+  Scheduler(SchedulePolicy& policy, ReplayObserver& observer, Options options);
+  ~Scheduler();
+  Scheduler(const Scheduler&) = delete;
+  Scheduler& operator=(const Scheduler&) = delete;
+
+  // Thread lifecycle (calling thread). A parent calls ReserveChild() before creating a thread
+  // and passes the id to the child, which calls AttachThread(id) before its first event.
+  void AttachMainThread();
+  LogicalThread ReserveChild();
+  void CancelChild(LogicalThread child);  // the thread could not be created after all
+  void AttachThread(LogicalThread id);
+  void DetachThread();  // after the thread's last event
+  bool CallerAttached() const;
+  LogicalThread CallerId() const;
+
+  // The calling thread is about to execute `event`: returns when it may (or when scheduling
+  // ended). Costs no system call while the schedule stays on this thread.
+  void OnEvent(const EventView& event);
+
+  // Around a blocking call whose event is reported only after the call returns (lock, rwlock,
+  // semaphore wait, join): waits for the turn and checks the upcoming event BEFORE the call, so
+  // two threads never race for the real object. If the real call then blocks, the run is
+  // deadlocked and the watchdog says so. Call EndBlocking() when the real call returns.
+  void AcquireTurnFor(const EventView& upcoming);
+  // Around a blocking call that needs other threads to run first (barrier wait): hands the turn
+  // on if the schedule continues elsewhere. Call EndBlocking() when the real call returns.
+  void BeginBlocking();
+  void EndBlocking();
+
+  SchedulerMode mode() const { return mode_.load(std::memory_order_acquire); }
+  bool scheduling() const { return mode() == SchedulerMode::kScheduling; }
+
+  // Ends scheduling early (first caller wins); the observer hears about it.
+  void Stop(StopReport report);
+
+  // For the watchdog (any thread).
+  struct Snapshot {
+    SchedulerMode mode = SchedulerMode::kScheduling;
+    uint64_t progress = 0;  // changes whenever a step executes or a thread changes activity
+    LogicalThread holder = kNoThread;
+    ThreadActivity holder_activity = ThreadActivity::kUnattached;
+    int32_t holder_os_tid = 0;
+    bool holder_owns_next_step = false;
+    size_t live_threads = 0;
+    bool every_live_thread_waits = false;  // all waiting for the turn or blocked
+  };
+  Snapshot Inspect() const;
+  // Takes the turn from a holder idle in uninstrumented code when the schedule continues on
+  // another thread. Returns whether the turn moved.
+  bool HandOverFromIdleHolder(LogicalThread holder);
+  // "T0 waiting for its turn, T1 blocked in ...; next: step 12 of 40, T1 lock at ..."
+  std::string DescribeState() const;
+
+  SchedulePolicy& policy() { return policy_; }
+
+ private:
+  ThreadSlot* SlotFor(LogicalThread id) const;
+  void Attach(LogicalThread id);
+  void SetActivity(ThreadSlot& slot, ThreadActivity activity);
+  bool WaitForTurn(ThreadSlot& self);  // false when scheduling ended meanwhile
+  bool PassTurn(LogicalThread from);   // false when `from` no longer held the turn
+  void ReleaseTurnAtExit(ThreadSlot& self);
+  void HandleProgress(const SchedulePolicy::Progress& progress);
+  void Finish();
+  void WakeEveryone();
+
+  SchedulePolicy& policy_;
+  ReplayObserver& observer_;
+  Options options_;
+  std::unique_ptr<ThreadSlot[]> slots_;
+  std::atomic<SchedulerMode> mode_{SchedulerMode::kScheduling};
+  std::atomic<LogicalThread> holder_{kNoThread};
+  std::atomic<uint64_t> transitions_{0};
+  std::atomic<LogicalThread> highest_slot_used_{0};
+};
+
+}  // namespace pecan::replay

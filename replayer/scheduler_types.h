@@ -1,0 +1,56 @@
+// Plain types shared by the replay scheduler's mechanism and its policies: thread identities,
+// the event a thread is about to execute, what a thread is doing, and why a run was stopped.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "trace_format/event_kind.h"
+
+namespace pecan::replay {
+
+// A thread as the schedule names it (for clips: the clip's thread id, found by creation path).
+using LogicalThread = uint32_t;
+inline constexpr LogicalThread kNoThread = std::numeric_limits<LogicalThread>::max();
+
+// What a thread reports at an instrumented event, before the event takes effect.
+struct EventView {
+  EventKind kind = EventKind::kUnspecified;
+  uint64_t pc = 0;    // the raw site, mapped the way the recorder maps it
+  uint64_t addr = 0;  // runtime address of the target (memory, lock, ...)
+  uint32_t size = 0;
+};
+
+// What a thread known to the scheduler is doing right now (the watchdog reads it).
+enum class ThreadActivity : uint8_t {
+  kUnattached,          // slot not in use (yet)
+  kRunning,             // executing program code between events
+  kWaitingForTurn,      // sleeping on its semaphore until the schedule reaches it
+  kBlockedHoldingTurn,  // inside a real lock/join/semaphore call it was given the turn for
+  kBlocked,             // inside a real blocking call made without the turn (barrier wait)
+  kExited,
+};
+
+std::string_view ThreadActivityName(ThreadActivity activity);
+
+enum class StopCause : uint8_t {
+  kDivergence,      // a thread executed an event the schedule did not expect
+  kDeadlock,        // every live thread waits and nothing moves
+  kTimeBound,       // the schedule did not finish in time
+  kAnomalyRefuted,  // the anomaly's events ran, but not on the same location
+  kThreadVanished,  // a thread ended while the schedule still had steps for it
+  kProgramExited,   // the process ended before the schedule did
+  kInternal,        // the runtime could not follow the schedule (limits, bad clip)
+};
+
+std::string_view StopCauseName(StopCause cause);
+
+// Why scheduling ended early. Every cause except kInternal means "infeasible".
+struct StopReport {
+  StopCause cause = StopCause::kInternal;
+  std::string reason;           // one line for the user
+  uint64_t steps_executed = 0;  // schedule position when it stopped
+};
+
+}  // namespace pecan::replay

@@ -1,0 +1,23 @@
+// Where a clip's sites (module + offset) are in this process: the replayer compares each
+// event's raw PC with the PC its step expects, so the mapping must be the recorder's.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "replayer/replay_schedule.h"
+
+namespace pecan::replay {
+
+class SiteLocator {
+ public:
+  virtual ~SiteLocator() = default;
+  // Fills runtime_pc[i] with where schedule.sites[i] is now (0 when its module is not loaded).
+  // Called again after a mismatch, in case a module was loaded since (dlopen).
+  virtual void Locate(const ReplaySchedule& schedule, std::vector<uint64_t>& runtime_pc) = 0;
+  // A runtime PC as "module+0xOFFSET" (or "0x..." outside every module), for messages.
+  virtual std::string DescribePc(uint64_t pc) = 0;
+};
+
+}  // namespace pecan::replay
