@@ -1,0 +1,121 @@
+// Column encoding and checked decoding of EventChunk messages.
+#include "trace_format/chunk_codec.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "trace_format/error.h"
+#include "trace_format/record_framing.h"
+
+namespace pecan {
+
+void PerThreadDeltaState::Touch(ThreadId thread) {
+  if (thread >= stamp_.size()) {
+    size_t n = std::max<size_t>(thread + 1, stamp_.size() * 2);
+    addr_.resize(n);
+    site_.resize(n);
+    stamp_.resize(n, 0);
+  }
+  if (stamp_[thread] != generation_) {
+    stamp_[thread] = generation_;
+    addr_[thread] = 0;
+    site_[thread] = 0;
+  }
+}
+
+void ChunkEncoder::Encode(const EventBatch& events, proto::EventChunk& chunk) {
+  const size_t n = events.count();
+  state_.StartChunk();
+  chunk.set_first_event(events.first_event);
+  chunk.set_count(static_cast<uint32_t>(n));
+  chunk.mutable_kind()->assign(reinterpret_cast<const char*>(events.kind.data()), n);
+  chunk.mutable_flags()->assign(reinterpret_cast<const char*>(events.flags.data()), n);
+  auto* addr = chunk.mutable_addr_delta();
+  auto* site = chunk.mutable_site_delta();
+  auto* size = chunk.mutable_size();
+  addr->Reserve(static_cast<int>(n));
+  site->Reserve(static_cast<int>(n));
+  size->Reserve(static_cast<int>(n));
+  size_t i = 0;
+  while (i < n) {
+    ThreadId t = events.thread[i];
+    size_t run_end = i;
+    while (run_end < n && events.thread[run_end] == t) ++run_end;
+    chunk.add_thread_run_thread(t);
+    chunk.add_thread_run_length(static_cast<uint32_t>(run_end - i));
+    state_.Touch(t);
+    uint64_t prev_addr = state_.addr(t);
+    uint32_t prev_site = state_.site(t);
+    for (; i < run_end; ++i) {
+      addr->AddAlreadyReserved(static_cast<int64_t>(events.addr[i] - prev_addr));
+      site->AddAlreadyReserved(static_cast<int64_t>(events.site[i]) - prev_site);
+      size->AddAlreadyReserved(events.size[i]);
+      prev_addr = events.addr[i];
+      prev_site = events.site[i];
+    }
+    state_.addr(t) = prev_addr;
+    state_.site(t) = prev_site;
+  }
+}
+
+void ChunkDecoder::Decode(const proto::EventChunk& chunk, size_t thread_count, size_t site_count,
+                          EventBatch& batch, const std::string& where) {
+  const uint64_t n = chunk.count();
+  auto fail = [&where](const std::string& what) { throw PecanError(where + ": " + what); };
+  if (n > framing::kMaxChunkEvents) fail("chunk claims " + std::to_string(n) + " events");
+  if (chunk.kind().size() != n || chunk.flags().size() != n ||
+      static_cast<uint64_t>(chunk.addr_delta_size()) != n ||
+      static_cast<uint64_t>(chunk.size_size()) != n ||
+      static_cast<uint64_t>(chunk.site_delta_size()) != n)
+    fail("chunk columns disagree with its event count " + std::to_string(n));
+  if (chunk.thread_run_thread_size() != chunk.thread_run_length_size())
+    fail("chunk thread-run columns disagree");
+
+  batch.first_event = chunk.first_event();
+  batch.thread.resize(n);
+  batch.kind.resize(n);
+  batch.flags.resize(n);
+  batch.size.resize(n);
+  batch.addr.resize(n);
+  batch.site.resize(n);
+  if (n == 0) return;
+  std::memcpy(batch.kind.data(), chunk.kind().data(), n);
+  std::memcpy(batch.flags.data(), chunk.flags().data(), n);
+  std::memcpy(batch.size.data(), chunk.size().data(), n * sizeof(uint32_t));
+  for (uint64_t i = 0; i < n; ++i)
+    if (static_cast<uint8_t>(batch.kind[i]) >= kEventKindCount) saw_unknown_kinds_ = true;
+
+  state_.StartChunk();
+  const int64_t* addr_delta = chunk.addr_delta().data();
+  const int64_t* site_delta = chunk.site_delta().data();
+  uint64_t pos = 0;
+  for (int r = 0; r < chunk.thread_run_thread_size(); ++r) {
+    ThreadId t = chunk.thread_run_thread(r);
+    uint64_t length = chunk.thread_run_length(r);
+    if (t >= thread_count)
+      fail("event " + std::to_string(batch.first_event + pos) + " names thread " +
+           std::to_string(t) + ", not in the thread table");
+    if (length == 0 || length > n - pos) fail("chunk thread runs do not cover its events");
+    state_.Touch(t);
+    uint64_t addr = state_.addr(t);
+    int64_t site = state_.site(t);
+    for (uint64_t i = pos; i < pos + length; ++i) {
+      addr += static_cast<uint64_t>(addr_delta[i]);
+      // Unsigned arithmetic wraps where a signed overflow would be undefined.
+      site =
+          static_cast<int64_t>(static_cast<uint64_t>(site) + static_cast<uint64_t>(site_delta[i]));
+      if (site < 0 || static_cast<uint64_t>(site) >= site_count)
+        fail("event " + std::to_string(batch.first_event + i) + " names site " +
+             std::to_string(site) + ", not in the site table");
+      batch.thread[i] = t;
+      batch.addr[i] = addr;
+      batch.site[i] = static_cast<SiteId>(site);
+    }
+    state_.addr(t) = addr;
+    state_.site(t) = static_cast<uint32_t>(site);
+    pos += length;
+  }
+  if (pos != n) fail("chunk thread runs do not cover its events");
+}
+
+}  // namespace pecan

@@ -1,0 +1,117 @@
+// Conversions between trace.h types and trace.proto messages.
+#include "trace_format/proto_conversion.h"
+
+#include "trace_format/error.h"
+
+namespace pecan {
+
+proto::ThreadInfo ThreadToProto(ThreadId id, const ThreadInfo& info) {
+  proto::ThreadInfo p;
+  p.set_id(id);
+  if (info.parent) p.set_parent(*info.parent);
+  p.set_ordinal(info.ordinal);
+  p.set_name(info.name);
+  return p;
+}
+
+proto::Site SiteToProto(SiteId id, const SiteInfo& info) {
+  proto::Site p;
+  p.set_id(id);
+  p.set_module(info.module);
+  p.set_offset(info.offset);
+  return p;
+}
+
+proto::Module ModuleToProto(const ModuleInfo& module) {
+  proto::Module p;
+  p.set_id(module.id);
+  p.set_path(module.path);
+  p.set_load_address(module.load_address);
+  p.set_build_id(module.build_id);
+  return p;
+}
+
+proto::AddressName NameToProto(const AddressName& name) {
+  proto::AddressName p;
+  p.set_address(name.address);
+  p.set_size(name.size);
+  p.set_name(name.name);
+  return p;
+}
+
+ModuleInfo ModuleFromProto(const proto::Module& module) {
+  return ModuleInfo{module.id(), module.path(), module.load_address(), module.build_id()};
+}
+
+AddressName NameFromProto(const proto::AddressName& name) {
+  return AddressName{name.address(), name.size(), name.name()};
+}
+
+proto::TraceHeader HeaderFromMeta(const TraceMeta& meta) {
+  proto::TraceHeader h;
+  h.set_format_major(meta.format_major);
+  h.set_format_minor(meta.format_minor);
+  h.set_producer(meta.producer);
+  h.set_program(meta.program);
+  for (const auto& a : meta.args) h.add_args(a);
+  h.set_pid(meta.pid);
+  h.set_start_unix_ns(meta.start_unix_ns);
+  auto* s = h.mutable_settings();
+  s->set_chunk_events(meta.settings.chunk_events);
+  s->set_zstd_level(meta.settings.zstd_level);
+  s->set_func_events(meta.settings.func_events);
+  s->set_stack_accesses(meta.settings.stack_accesses);
+  s->set_fork_policy(meta.settings.fork_policy);
+  return h;
+}
+
+void MetaFromHeader(const proto::TraceHeader& header, TraceMeta& meta) {
+  meta.format_major = header.format_major();
+  meta.format_minor = header.format_minor();
+  meta.producer = header.producer();
+  meta.program = header.program();
+  meta.args.assign(header.args().begin(), header.args().end());
+  meta.pid = header.pid();
+  meta.start_unix_ns = header.start_unix_ns();
+  const auto& s = header.settings();
+  meta.settings = RecorderSettingsInfo{s.chunk_events(), s.zstd_level(), s.func_events(),
+                                       s.stack_accesses(), s.fork_policy()};
+}
+
+void ApplyTableEntries(const google::protobuf::RepeatedPtrField<proto::ThreadInfo>& threads,
+                       const google::protobuf::RepeatedPtrField<proto::Site>& sites,
+                       const google::protobuf::RepeatedPtrField<proto::Module>& modules,
+                       const google::protobuf::RepeatedPtrField<proto::AddressName>& names,
+                       TraceTables& tables, const std::string& where) {
+  for (const auto& t : threads) {
+    if (t.id() > tables.threads.size())
+      throw PecanError(where + ": thread id " + std::to_string(t.id()) +
+                       " skips ahead of the thread table (size " +
+                       std::to_string(tables.threads.size()) + ")");
+    ThreadInfo info;
+    if (t.has_parent()) info.parent = t.parent();
+    info.ordinal = t.ordinal();
+    info.name = t.name();
+    if (t.id() == tables.threads.size()) {
+      tables.threads.push_back(std::move(info));
+    } else {
+      tables.threads[t.id()] = std::move(info);
+    }
+  }
+  for (const auto& s : sites) {
+    if (s.id() > tables.sites.size())
+      throw PecanError(where + ": site id " + std::to_string(s.id()) +
+                       " skips ahead of the site table (size " +
+                       std::to_string(tables.sites.size()) + ")");
+    SiteInfo info{s.module(), s.offset()};
+    if (s.id() == tables.sites.size()) {
+      tables.sites.push_back(info);
+    } else {
+      tables.sites[s.id()] = info;
+    }
+  }
+  for (const auto& m : modules) tables.modules.push_back(ModuleFromProto(m));
+  for (const auto& n : names) tables.names.push_back(NameFromProto(n));
+}
+
+}  // namespace pecan
