@@ -1,0 +1,45 @@
+// ScheduleGenerator: for one finding, the bug-hatching schedule (PECAN section 6), checked by the
+// ScheduleValidator before anyone sees it — or the reason there is no feasible one.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "analyzer/finding.h"
+#include "analyzer/por_index.h"
+#include "schedgen/pattern_scheduler.h"
+#include "schedgen/schedule_validator.h"
+#include "trace_format/trace.h"
+
+namespace pecan {
+
+struct ClipPlan {
+  bool ok = false;
+  std::string reason;                   // when !ok: why there is no feasible clip
+  std::vector<EventIndex> steps;        // the schedule, ending with the anomaly's last event
+  std::vector<uint64_t> anomaly_steps;  // positions of the finding's events, pattern order
+  std::vector<uint64_t> moved_steps;    // positions of steps that overtook a later-recorded one
+  std::string generator;                // e.g. "race", "atomicity+oml", "observed"
+};
+
+class ScheduleGenerator {
+ public:
+  // Keeps references; trace and index must outlive the generator. One generator serves every
+  // finding of the trace.
+  ScheduleGenerator(const Trace& trace, const PorIndex& por);
+
+  ClipPlan Generate(const Finding& finding) const;
+
+ private:
+  const Trace& trace_;
+  const PorIndex& por_;
+  PatternScheduler scheduler_;
+  ScheduleValidator validator_;
+};
+
+// Positions of the moved steps: those with an earlier step that was recorded after them (they
+// were held back past it). The rest keep the recorded order among themselves.
+std::vector<uint64_t> MovedSteps(const std::vector<EventIndex>& steps);
+
+}  // namespace pecan
