@@ -1,0 +1,191 @@
+// LocationTable: one pass keys each access by (address, size, allocation version), then the
+// distinct keys (far fewer than accesses) are merged into locations and filtered.
+#include "analyzer/access_locations.h"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+#include <unordered_map>
+
+namespace pecan {
+namespace {
+
+struct RangeKey {
+  uint64_t addr;
+  uint32_t size;
+  bool operator==(const RangeKey&) const = default;
+};
+
+struct RangeKeyHash {
+  size_t operator()(const RangeKey& k) const {
+    uint64_t h = k.addr * 0x9E3779B97F4A7C15ull;
+    h ^= (h >> 29) ^ (uint64_t{k.size} * 0xBF58476D1CE4E5B9ull);
+    return static_cast<size_t>(h ^ (h >> 32));
+  }
+};
+
+// Which FREE/ALLOC last covered each byte: disjoint painted intervals, start -> (end, version).
+class AllocationVersions {
+ public:
+  void Paint(uint64_t begin, uint64_t end, uint32_t version) {
+    if (begin >= end) return;
+    // Split intervals straddling begin and end, then drop everything inside.
+    SplitAt(begin);
+    SplitAt(end);
+    intervals_.erase(intervals_.lower_bound(begin), intervals_.lower_bound(end));
+    intervals_.emplace(begin, std::make_pair(end, version));
+  }
+  uint32_t VersionAt(uint64_t addr) const {
+    auto it = intervals_.upper_bound(addr);
+    if (it == intervals_.begin()) return 0;
+    --it;
+    return addr < it->second.first ? it->second.second : 0;
+  }
+
+ private:
+  void SplitAt(uint64_t point) {
+    auto it = intervals_.upper_bound(point);
+    if (it == intervals_.begin()) return;
+    --it;
+    const uint64_t start = it->first;
+    const auto [end, version] = it->second;
+    if (start < point && point < end) {
+      it->second.first = point;
+      intervals_.emplace(point, std::make_pair(end, version));
+    }
+  }
+  std::map<uint64_t, std::pair<uint64_t, uint32_t>> intervals_;
+};
+
+struct KeyState {
+  uint64_t frees_seen = 0;  // allocation events seen when the key id was last checked
+  uint32_t version = 0;
+  uint32_t key = 0;
+};
+
+struct KeyInfo {
+  uint64_t begin;
+  uint64_t end;
+  uint32_t version;
+  ThreadId first_thread;
+  bool many_threads = false;
+  bool written = false;
+};
+
+}  // namespace
+
+struct LocationTable::Impl {
+  std::vector<LocationId> of;
+  std::vector<LocationInfo> info;
+  std::vector<uint64_t> offsets;  // CSR into accesses
+  std::vector<EventIndex> accesses;
+  uint64_t all_locations = 0;
+};
+
+LocationTable::LocationTable(const Trace& trace) : impl_(std::make_unique<Impl>()) {
+  const size_t n = trace.size_events();
+  std::vector<uint32_t> key_of(n, ~0u);
+  std::vector<KeyInfo> keys;
+  std::unordered_map<RangeKey, KeyState, RangeKeyHash> states;
+  AllocationVersions versions;
+  uint64_t allocation_events = 0;
+
+  for (EventIndex i = 0; i < n; ++i) {
+    const EventKind kind = trace.kind[i];
+    if (kind == EventKind::kFree || kind == EventKind::kAlloc) {
+      ++allocation_events;
+      versions.Paint(trace.addr[i], trace.addr[i] + std::max<uint32_t>(trace.size[i], 1),
+                     static_cast<uint32_t>(allocation_events));
+      continue;
+    }
+    if (!IsAccess(kind)) continue;
+    const uint32_t size = std::max<uint32_t>(trace.size[i], 1);
+    auto [it, inserted] = states.try_emplace(RangeKey{trace.addr[i], size});
+    KeyState& state = it->second;
+    if (inserted || state.frees_seen != allocation_events) {
+      const uint32_t version = allocation_events == 0 ? 0 : versions.VersionAt(trace.addr[i]);
+      if (inserted || version != state.version) {
+        state.version = version;
+        state.key = static_cast<uint32_t>(keys.size());
+        keys.push_back(KeyInfo{trace.addr[i], trace.addr[i] + size, version, trace.thread[i]});
+      }
+      state.frees_seen = allocation_events;
+    }
+    KeyInfo& key = keys[state.key];
+    key_of[i] = state.key;
+    if (trace.thread[i] != key.first_thread) key.many_threads = true;
+    if (IsWriteAccess(kind)) key.written = true;
+  }
+
+  // Merge overlapping keys of one version into locations.
+  std::vector<uint32_t> order(keys.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    if (keys[a].version != keys[b].version) return keys[a].version < keys[b].version;
+    return keys[a].begin < keys[b].begin;
+  });
+  std::vector<uint32_t> component_of_key(keys.size());
+  struct Component {
+    LocationInfo info;
+    ThreadId first_thread;
+    bool many_threads;
+    bool written;
+  };
+  std::vector<Component> components;
+  for (uint32_t k : order) {
+    const KeyInfo& key = keys[k];
+    if (components.empty() || components.back().info.version != key.version ||
+        key.begin >= components.back().info.end) {
+      components.push_back(Component{LocationInfo{key.begin, key.end, key.version},
+                                     key.first_thread, key.many_threads, key.written});
+    } else {
+      Component& c = components.back();
+      c.info.end = std::max(c.info.end, key.end);
+      c.many_threads |= key.many_threads || key.first_thread != c.first_thread;
+      c.written |= key.written;
+    }
+    component_of_key[k] = static_cast<uint32_t>(components.size() - 1);
+  }
+  impl_->all_locations = components.size();
+
+  std::vector<LocationId> location_of_component(components.size(), kNoLocation);
+  for (size_t c = 0; c < components.size(); ++c) {
+    if (!components[c].many_threads || !components[c].written) continue;
+    location_of_component[c] = static_cast<LocationId>(impl_->info.size());
+    impl_->info.push_back(components[c].info);
+  }
+
+  impl_->of.assign(n, kNoLocation);
+  std::vector<uint64_t> counts(impl_->info.size() + 1, 0);
+  for (EventIndex i = 0; i < n; ++i) {
+    if (key_of[i] == ~0u) continue;
+    const LocationId l = location_of_component[component_of_key[key_of[i]]];
+    impl_->of[i] = l;
+    if (l != kNoLocation) ++counts[l + 1];
+  }
+  std::partial_sum(counts.begin(), counts.end(), counts.begin());
+  impl_->offsets = counts;
+  impl_->accesses.resize(counts.back());
+  std::vector<uint64_t> fill(counts.begin(), counts.end() - 1);
+  for (EventIndex i = 0; i < n; ++i) {
+    const LocationId l = impl_->of[i];
+    if (l != kNoLocation) impl_->accesses[fill[l]++] = i;
+  }
+}
+
+LocationTable::~LocationTable() = default;
+LocationTable::LocationTable(LocationTable&&) noexcept = default;
+
+LocationId LocationTable::Of(EventIndex i) const { return impl_->of[i]; }
+size_t LocationTable::Count() const { return impl_->info.size(); }
+const LocationInfo& LocationTable::Info(LocationId l) const { return impl_->info[l]; }
+const EventIndex* LocationTable::AccessesBegin(LocationId l) const {
+  return impl_->accesses.data() + impl_->offsets[l];
+}
+const EventIndex* LocationTable::AccessesEnd(LocationId l) const {
+  return impl_->accesses.data() + impl_->offsets[l + 1];
+}
+uint64_t LocationTable::AllLocations() const { return impl_->all_locations; }
+uint64_t LocationTable::SharedAccesses() const { return impl_->accesses.size(); }
+
+}  // namespace pecan

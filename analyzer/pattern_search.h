@@ -1,0 +1,23 @@
+// PatternSearch: finds every match of one pattern on the PTG, observed in the trace or reachable
+// by mutation (PECAN section 5.2), deduplicated by site tuple with the cheapest witness kept.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "analyzer/analysis_context.h"
+#include "analyzer/finding.h"
+#include "analyzer/pattern.h"
+
+namespace pecan {
+
+struct PatternSearchStats {
+  uint64_t candidates = 0;  // complete matches of the pattern's shape examined
+};
+
+// Runs `pattern` over the context. Findings carry pattern, variant, observed, events, overtaken,
+// reason and witnesses; ids are assigned by the caller (MakeFindingId).
+std::vector<Finding> SearchPattern(const AnalysisContext& context, const Pattern& pattern,
+                                   PatternSearchStats* stats);
+
+}  // namespace pecan
