@@ -29,12 +29,12 @@ pattern atomicity variant "R-W-W" { T: t1 t2 t1; SV: s s s; AR: u v u; AT: r w w
 # and Dolby, "Associating synchronization constraints with data in an object-oriented
 # language", POPL 2006 (also Hammer, Dolby, Vaziri, Tip, ICSE 2008, which numbers them
 # differently). u is a unit of work (atomic region), u' = v the unit interleaving it; every
-# location accessed in one region belongs to one atomic set. One location:
-pattern asv variant "R(l1) W'(l1) W(l1)" { T: t1 t2 t1; SV: l1 l1 l1; AR: u v u; AT: r w w; }
-pattern asv variant "R(l1) W'(l1) R(l1)" { T: t1 t2 t1; SV: l1 l1 l1; AR: u v u; AT: r w r; }
-pattern asv variant "W(l1) R'(l1) W(l1)" { T: t1 t2 t1; SV: l1 l1 l1; AR: u v u; AT: w r w; }
-pattern asv variant "W(l1) W'(l1) R(l1)" { T: t1 t2 t1; SV: l1 l1 l1; AR: u v u; AT: w w r; }
-pattern asv variant "W(l1) W'(l1) W(l1)" { T: t1 t2 t1; SV: l1 l1 l1; AR: u v u; AT: w w w; }
+# location accessed in one region belongs to one atomic set. One location (' marks u'):
+pattern asv variant "R W' W" { T: t1 t2 t1; SV: l1 l1 l1; AR: u v u; AT: r w w; }
+pattern asv variant "R W' R" { T: t1 t2 t1; SV: l1 l1 l1; AR: u v u; AT: r w r; }
+pattern asv variant "W R' W" { T: t1 t2 t1; SV: l1 l1 l1; AR: u v u; AT: w r w; }
+pattern asv variant "W W' R" { T: t1 t2 t1; SV: l1 l1 l1; AR: u v u; AT: w w r; }
+pattern asv variant "W W' W" { T: t1 t2 t1; SV: l1 l1 l1; AR: u v u; AT: w w w; }
 # Two locations l1, l2 of one atomic set:
 pattern asv variant "W(l1) W'(l1) W'(l2) W(l2)" { T: t1 t2 t2 t1; SV: l1 l1 l2 l2; AR: u v v u; AT: w w w w; }
 pattern asv variant "W(l1) W'(l2) W'(l1) W(l2)" { T: t1 t2 t2 t1; SV: l1 l2 l1 l2; AR: u v v u; AT: w w w w; }

@@ -414,17 +414,8 @@ class Matcher {
       f.events = candidate.events;
       f.reason = Reason(candidate);
       f.witnesses = candidate.witnesses;
-      if (!candidate.observed && !p_.adjacent) {
-        // One entry per event not on the first event's thread, in pattern order: where it
-        // moved to (see Finding::overtaken), or the event itself when it stays in place.
-        for (uint32_t pos = 0; pos < k_; ++pos) {
-          if (p_.thread[pos] == p_.thread[0]) continue;
-          EventIndex entry = candidate.events[pos];
-          for (const Move& m : candidate.moves) {
-            if (m.event == candidate.events[pos]) entry = m.anchor;
-          }
-          f.overtaken.push_back(entry);
-        }
+      for (const Move& m : candidate.moves) {
+        f.overtaken.push_back(m.anchor < m.event ? m.anchor : m.event);
       }
       out.push_back(std::move(f));
     }
