@@ -1,0 +1,133 @@
+// `pecan analyze TRACE`: predicts the access anomalies of a recorded (.pecan) or imported (.std)
+// trace and writes the report as text, JSON or SARIF. Findings are not errors: exit status 0.
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include "analyzer/analysis.h"
+#include "analyzer/report_events.h"
+#include "analyzer/report_json.h"
+#include "analyzer/report_sarif.h"
+#include "analyzer/report_text.h"
+#include "analyzer/symbolizer.h"
+#include "cli/command.h"
+#include "trace_format/error.h"
+#include "trace_format/std_format.h"
+#include "trace_format/trace_reader.h"
+
+namespace pecan::cli {
+namespace {
+
+struct AnalyzeOptions {
+  std::string trace_path;
+  std::string patterns = "all";
+  std::string regions = "locks";
+  std::string format = "text";
+  std::string output;
+};
+
+constexpr char kPecanMagic[] = "PECANTRC";
+
+// A .pecan file is recognized by its magic (whatever its name); a file named *.pecan without
+// it goes to the .pecan reader too, for its precise error; anything else is read as STD text.
+Trace LoadTrace(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw PecanError(path + ": cannot open: " + std::strerror(errno));
+  char magic[sizeof kPecanMagic - 1] = {};
+  in.read(magic, sizeof magic);
+  bool has_magic =
+      in.gcount() == sizeof magic && std::memcmp(magic, kPecanMagic, sizeof magic) == 0;
+  in.close();
+  if (has_magic || path.ends_with(".pecan")) return ReadTrace(path);
+  return ImportStdFile(path);
+}
+
+void WriteReport(std::ostream& out, const AnalyzeOptions& options, const Trace& trace,
+                 const AnalysisResult& result) {
+  Symbolizer symbolizer(trace);
+  ReportOrigin origin{options.trace_path, TraceContentHash(options.trace_path)};
+  if (options.format == "json")
+    WriteJsonReport(out, trace, result, symbolizer, origin);
+  else if (options.format == "sarif")
+    WriteSarifReport(out, trace, result, symbolizer, origin);
+  else
+    WriteTextReport(out, trace, result, symbolizer);
+}
+
+int RunAnalyze(const AnalyzeOptions& options) {
+  Trace trace = LoadTrace(options.trace_path);
+
+  AnalysisOptions analysis;
+  analysis.patterns = options.patterns;
+  analysis.regions = options.regions == "functions" ? RegionMode::kFunctions : RegionMode::kLocks;
+  analysis.progress = true;  // the progress reporter stays silent unless stderr is a terminal
+  AnalysisResult result = Analyze(trace, analysis);
+
+  std::string summary = SummaryLine(Summarize(result));
+  if (options.output.empty() || options.output == "-") {
+    WriteReport(std::cout, options, trace, result);
+    std::cout.flush();
+    if (!std::cout) throw PecanError("<stdout>: write failed");
+    // The text report ends with the summary already; JSON/SARIF stdout must stay pure JSON.
+    if (options.format != "text") std::cerr << "pecan: " << summary << "\n";
+    return 0;
+  }
+  {
+    std::ofstream out(options.output, std::ios::binary | std::ios::trunc);
+    if (!out) throw PecanError(options.output + ": cannot write: " + std::strerror(errno));
+    WriteReport(out, options, trace, result);
+    out.flush();
+    if (!out) throw PecanError(options.output + ": write failed");
+  }
+  std::cerr << "pecan: " << summary << "; report written to " << options.output << "\n";
+  return 0;
+}
+
+std::function<int()> SetupAnalyze(CLI::App& app) {
+  auto options = std::make_shared<AnalyzeOptions>();
+  app.add_option("trace", options->trace_path,
+                 "The trace to analyze: a .pecan file from `pecan record`, or STD text (.std)")
+      ->required()
+      ->type_name("TRACE");
+  app.add_option("-p,--patterns", options->patterns,
+                 "Which anomalies to look for: a comma-separated list of race, atomicity, asv, "
+                 "all (default: all), and/or the path of a pattern file of your own "
+                 "(see analyzer/PATTERNS.md)")
+      ->type_name("LIST|FILE");
+  app.add_option("--regions", options->regions,
+                 "What counts as an atomic region: locks (outermost critical sections and "
+                 "annotated regions, default) or functions (also every function invocation; "
+                 "needs function events in the trace)")
+      ->check(CLI::IsMember({"locks", "functions"}));
+  app.add_option("-f,--format", options->format,
+                 "Report format: text (compiler-style warnings, default), json (for tools and "
+                 "`pecan clips --report`) or sarif (SARIF 2.1.0 for code-scanning tools)")
+      ->check(CLI::IsMember({"text", "json", "sarif"}));
+  app.add_option("-o,--output", options->output,
+                 "Write the report to FILE instead of standard output")
+      ->type_name("FILE");
+  app.footer(
+      "Each finding is an access anomaly that the recorded run, or another interleaving of\n"
+      "it, shows: 'observed' ones happened in the recorded order, 'predicted' ones need a\n"
+      "different schedule. None is confirmed yet: `pecan clips` writes a schedule for each and\n"
+      "`pecan replay` runs it (or use `pecan hunt` for the whole chain).\n"
+      "The last line is a summary (on stderr for json/sarif or with -o). Exit status: 0 when\n"
+      "the analysis ran, whatever it found; 2 for a bad trace or bad options.\n\n"
+      "Examples:\n"
+      "  pecan analyze pecan-app.pecan\n"
+      "  pecan analyze run.std --patterns race,atomicity\n"
+      "  pecan analyze pecan-app.pecan --format sarif -o app.sarif");
+  return [options] { return RunAnalyze(*options); };
+}
+
+}  // namespace
+
+PECAN_COMMAND("analyze",
+              "Predict the data races, atomicity violations and atomic-set serializability "
+              "violations a trace's run (or another interleaving of it) shows, and report them",
+              20, SetupAnalyze);
+
+}  // namespace pecan::cli
