@@ -1,14 +1,15 @@
-// Lazy initialization with double-checked locking and no atomics: the instance is published
-// before it is initialized, so a second thread can take the fast path and use it half-built.
+// Lazy initialization gone wrong: the creator publishes the new instance under the lock but
+// fills it in only after releasing the lock, so a second thread can use it half-built.
 //
-// Bug: get_config() publishes the new Config (line 32) before load() fills it in (line 22),
-// and its fast path (line 29) reads `instance` without the lock. A second thread that checks
-// between the two sees a non-null instance, skips the lock, and reads max_connections (line 41)
-// before it is set: the assertion at line 42 fails.
+// Bug: get_config() publishes the new Config (line 35) inside the lock but calls load()
+// (line 23) after releasing it, and its fast path (line 30) reads `instance` without the lock.
+// A second thread that arrives in between sees a non-null instance, skips the lock, and reads
+// max_connections (line 46) before load() sets it: the assertion at line 47 fails.
 // Normal run: the second thread starts 50 ms later and finds a complete Config. Exits 0.
-// Expected with pecan hunt: a confirmed race between lines 22 and 41 whose replay with the read
-// first fails the assertion at line 42; confirmed (benign) races between line 32 and the unlocked
-// reads of `instance` itself (lines 29 and 36).
+// Expected with pecan hunt: confirmed races between lines 23 and 46 (max_connections) and between
+// lines 35 and 30 (instance). pecan's race clips keep the two accesses in their
+// recorded order (write just before read), so the replays confirm the races without reaching
+// the assertion; the read-first order is the one that fails.
 #include <cassert>
 #include <chrono>
 #include <cstdio>
@@ -27,11 +28,15 @@ std::mutex instance_lock;
 
 Config* get_config() {
   if (instance == nullptr) { /* BUG: unsynchronized fast-path check */
-    std::lock_guard<std::mutex> guard(instance_lock);
-    if (instance == nullptr) {
-      instance = new Config(); /* BUG: published */
-      instance->load();
+    bool created = false;
+    {
+      std::lock_guard<std::mutex> guard(instance_lock);
+      if (instance == nullptr) {
+        instance = new Config(); /* BUG: published */
+        created = true;
+      }
     }
+    if (created) instance->load();  // outside the lock, so that loading does not block others
   }
   return instance; /* BUG: unsynchronized read */
 }

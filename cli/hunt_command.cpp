@@ -1,0 +1,270 @@
+// `pecan hunt -- PROGRAM [ARGS...]`: the whole chain in one command. Records one run, predicts
+// the anomalies, writes a clip for each, replays every clip (N at a time) and reports what the
+// replays confirmed, with the command that reproduces each. Exit 1 if any were confirmed.
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "analyzer/analysis.h"
+#include "analyzer/por_index.h"
+#include "analyzer/symbolizer.h"
+#include "cli/command.h"
+#include "cli/workflow_child_process.h"
+#include "cli/workflow_clip_builder.h"
+#include "cli/workflow_finding_summary.h"
+#include "cli/workflow_finding_view.h"
+#include "cli/workflow_job_runner.h"
+#include "cli/workflow_replay_runner.h"
+#include "cli/workflow_report_files.h"
+#include "cli/workflow_summary_json.h"
+#include "schedgen/schedule_generator.h"
+#include "trace_format/clip_file.h"
+#include "trace_format/error.h"
+#include "trace_format/trace_reader.h"
+
+namespace pecan::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct HuntOptions {
+  std::string output = "pecan-out";
+  size_t jobs = 2;
+  double timeout = 30;
+  std::string regions = "locks";
+  std::string patterns = "all";
+  std::vector<std::string> command;
+};
+
+std::string Plural(size_t n, const std::string& word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
+// Leaves DIR with none of a previous hunt's artifacts, so nothing stale is mistaken for new.
+void PrepareOutput(const std::string& dir) {
+  std::error_code error;
+  fs::create_directories(dir, error);
+  if (!fs::is_directory(dir)) throw PecanError("hunt: cannot create the output directory " + dir);
+  for (const char* leaf :
+       {"trace.pecan", "report.json", "report.sarif", "verdicts.json", "record.log"})
+    fs::remove(fs::path(dir) / leaf, error);
+  for (const char* sub : {"clips", "replays"}) {
+    fs::remove_all(fs::path(dir) / sub, error);
+    fs::create_directories(fs::path(dir) / sub, error);
+  }
+}
+
+// Records the program with `pecan record`, as the user would; its output goes to record.log.
+void Record(const HuntOptions& options, const std::string& trace_path,
+            const std::string& log_path) {
+  ChildSpec spec;
+  spec.argv = {SelfExecutable(), "record", "-o", trace_path, "--"};
+  spec.argv.insert(spec.argv.end(), options.command.begin(), options.command.end());
+  spec.stdout_path = log_path;
+  spec.stderr_path = log_path;
+  ChildResult result = RunChild(spec);
+  if (!fs::exists(trace_path)) {
+    std::ifstream log(log_path);
+    std::string last, line;
+    while (std::getline(log, line))
+      if (!line.empty()) last = line;
+    throw PecanError("hunt: recording left no trace (" + last + "); the full output is in " +
+                     log_path);
+  }
+  std::cout << "pecan hunt: recorded " << options.command.front() << " into " << trace_path;
+  if (result.exited) {
+    std::cout << " (exit status " << result.exit_status << ")\n";
+  } else {
+    std::cout << " (killed by signal " << result.signal << ")\n";
+  }
+  if (!result.exited || result.exit_status != 0)
+    std::cout << "pecan hunt: note: the recorded run itself failed; its output is in " << log_path
+              << "\n";
+}
+
+void PrintFinding(size_t number, const SummaryFinding& finding) {
+  std::string variable;
+  for (const auto& event : finding.events)
+    if (variable.empty() && !event.variable.empty()) variable = event.variable;
+  std::cout << number << ". " << finding.pattern << " " << finding.variant;
+  if (!variable.empty()) std::cout << " on '" << variable << "'";
+  if (finding.verdict.outcome == "hatched") {
+    std::cout << "  [confirmed"
+              << (finding.verdict.failure.empty()
+                      ? ""
+                      : "; then the program failed: " + finding.verdict.failure)
+              << "]";
+  }
+  std::cout << "\n";
+  for (const auto& event : finding.events) {
+    std::cout << "     " << event.thread_name << " " << event.kind << "  " << event.site.text
+              << "\n";
+  }
+  if (!finding.replay_command.empty()) std::cout << "   replay: " << finding.replay_command << "\n";
+}
+
+int RunHunt(const HuntOptions& options) {
+  if (options.command.empty())
+    throw PecanError("hunt: no program given (pecan hunt -- PROGRAM [ARGS...])");
+  const std::string dir = options.output;
+  PrepareOutput(dir);
+  const std::string trace_path = (fs::path(dir) / "trace.pecan").string();
+  Record(options, trace_path, (fs::path(dir) / "record.log").string());
+
+  Trace trace = ReadTrace(trace_path);
+  AnalysisOptions analysis_options;
+  analysis_options.patterns = options.patterns;
+  analysis_options.regions =
+      options.regions == "functions" ? RegionMode::kFunctions : RegionMode::kLocks;
+  AnalysisResult analysis = Analyze(trace, analysis_options);
+  Symbolizer symbolizer(trace);
+  WriteReportFiles(trace, trace_path, analysis, symbolizer,
+                   (fs::path(dir) / "report.json").string(),
+                   (fs::path(dir) / "report.sarif").string());
+
+  // One clip per finding; the generator validates each before it is written.
+  const std::string trace_hash = TraceContentHash(trace_path);
+  PorIndex por(trace);
+  ScheduleGenerator generator(trace, por);
+  std::vector<SummaryFinding> findings;
+  for (const Finding& finding : analysis.findings) {
+    SummaryFinding summary = SummarizeFinding(trace, symbolizer, finding);
+    summary.traces = {trace_path};
+    ClipPlan plan = generator.Generate(finding);
+    if (plan.ok) {
+      proto::Clip clip = BuildClip(trace, trace_hash, finding, plan);
+      summary.clip_path = (fs::path(dir) / "clips" / (finding.id + ".clip")).string();
+      WriteClipFile(summary.clip_path, clip);
+      summary.clip_trace = trace_path;
+      summary.clip_steps = plan.steps.size();
+      summary.picture = PictureOfClip(clip, summary.events);
+      summary.replay_command = ReplayCommandLine(summary.clip_path, options.command);
+    } else {
+      summary.clip_error = plan.reason;
+    }
+    findings.push_back(std::move(summary));
+  }
+  std::vector<size_t> with_clip;
+  for (size_t i = 0; i < findings.size(); i++)
+    if (!findings[i].clip_path.empty()) with_clip.push_back(i);
+  std::cout << "pecan hunt: " << Plural(trace.size_events(), "event") << ", "
+            << Plural(findings.size(), "prediction") << ", " << Plural(with_clip.size(), "clip");
+  if (!with_clip.empty())
+    std::cout << "; replaying " << std::min(options.jobs, with_clip.size()) << " at a time";
+  std::cout << std::endl;
+
+  RunJobs(with_clip.size(), options.jobs, [&](size_t n) {
+    SummaryFinding& finding = findings[with_clip[n]];
+    std::string log = (fs::path(dir) / "replays" / (finding.id + ".log")).string();
+    finding.verdict = ReplayClip(finding.clip_path, options.command, options.timeout, log);
+  });
+
+  std::stable_sort(findings.begin(), findings.end(), SummaryOrder);
+  size_t confirmed = 0, refuted = 0, errors = 0, no_clip = 0;
+  for (const auto& f : findings) {
+    if (f.clip_path.empty())
+      no_clip++;
+    else if (f.verdict.outcome == "hatched")
+      confirmed++;
+    else if (f.verdict.outcome == "infeasible")
+      refuted++;
+    else
+      errors++;
+  }
+
+  nlohmann::json verdicts{
+      {"program", options.command.front()},
+      {"arguments", std::vector<std::string>(options.command.begin() + 1, options.command.end())},
+      {"trace", trace_path},
+      {"events", trace.size_events()},
+      {"counts",
+       {{"predicted", findings.size()},
+        {"confirmed", confirmed},
+        {"refuted", refuted},
+        {"no_clip", no_clip},
+        {"replay_errors", errors}}},
+      {"findings", FindingsJson(findings)}};
+  std::ofstream((fs::path(dir) / "verdicts.json").string()) << verdicts.dump(2) << "\n";
+
+  std::cout << "\n";
+  if (confirmed == 0) {
+    std::cout << "No confirmed findings: no prediction could be reproduced by replay.\n";
+  } else {
+    std::cout << "CONFIRMED by replay (" << confirmed << "):\n";
+    size_t number = 0;
+    for (const auto& f : findings)
+      if (f.verdict.outcome == "hatched") PrintFinding(++number, f);
+  }
+  std::cout << "\nRefuted by replay: " << Plural(refuted, "prediction")
+            << " (the replay diverged from the recorded run, deadlocked or timed out)\n";
+  std::cout << "No feasible clip: " << Plural(no_clip, "finding") << "\n";
+  for (const auto& f : findings)
+    if (f.clip_path.empty())
+      std::cout << "   " << f.pattern << " " << f.variant << ": " << f.clip_error << "\n";
+  if (errors > 0) {
+    std::cout << "Replay errors: " << errors << "\n";
+    for (const auto& f : findings)
+      if (!f.clip_path.empty() && f.verdict.outcome == "error")
+        std::cout << "   " << f.id << ": " << f.verdict.reason << "\n";
+  }
+  std::cout << "\nDetails: " << dir
+            << "/verdicts.json (all verdicts), report.json, report.sarif, clips/\n";
+  if (confirmed > 0) return 1;
+  return errors > 0 ? 2 : 0;
+}
+
+std::function<int()> SetupHunt(CLI::App& app) {
+  auto options = std::make_shared<HuntOptions>();
+  app.add_option(
+      "-o,--output", options->output,
+      "Directory for everything the hunt produces: trace.pecan, report.json, report.sarif, "
+      "clips/, verdicts.json (default ./pecan-out; a previous hunt's files there are replaced)");
+  app.add_option("-j,--jobs", options->jobs, "Replays to run at the same time (default 2)")
+      ->check(CLI::Range(size_t{1}, size_t{256}));
+  app.add_option("--timeout", options->timeout,
+                 "Time bound of each replay in seconds (default 30); a replay that runs longer is "
+                 "counted as refuted")
+      ->check(CLI::PositiveNumber);
+  app.add_option(
+         "--regions", options->regions,
+         "Atomic regions for atomicity and atomic-set patterns: locks (outermost critical "
+         "sections, default) or functions (also each function call, for check-then-act bugs "
+         "whose steps each take their own lock)")
+      ->check(CLI::IsMember({"locks", "functions"}));
+  app.add_option(
+      "--patterns", options->patterns,
+      "Which anomalies to look for: comma-separated race, atomicity, asv, all (default), "
+      "or the path of a pattern file");
+  app.add_option("command", options->command,
+                 "The program (built with pecan-cc / pecan-c++ / pecan_instrument) and its "
+                 "arguments, after --")
+      ->required()
+      ->type_name("PROGRAM [ARGS...]");
+  app.positionals_at_end();
+  app.footer(
+      "Runs record, analyze, clips and replay in one go. Exit status: 1 when at least one\n"
+      "finding was confirmed by replay, 0 when none was, 2 on errors. Example:\n"
+      "  pecan-cc -g -pthread app.c -o app && pecan hunt -o out -- ./app input.txt\n"
+      "Every confirmed finding comes with the `pecan replay` command that reproduces it.");
+  return [options] { return RunHunt(*options); };
+}
+
+}  // namespace
+
+PECAN_COMMAND("hunt",
+              "Record a run, predict its concurrency bugs, and confirm each by replaying a "
+              "bug-hatching schedule: the whole chain in one command",
+              5, SetupHunt);
+
+}  // namespace pecan::cli

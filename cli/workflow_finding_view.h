@@ -1,0 +1,114 @@
+// Turns an analyzer Finding of one trace into the workflow's SummaryFinding: symbolized events,
+// and the merge key (pattern | variant | sites as module + offset) that is the same in every
+// trace of the same binary, so triage can merge one bug seen in many runs.
+#pragma once
+
+#include <cctype>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "analyzer/finding.h"
+#include "analyzer/symbolizer.h"
+#include "cli/workflow_finding_summary.h"
+#include "trace_format/event_kind.h"
+#include "trace_format/trace.h"
+
+namespace pecan::cli {
+
+inline std::string HexString(uint64_t value, int digits = 16) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%0*llx", digits, static_cast<unsigned long long>(value));
+  return text;
+}
+
+// 64-bit FNV-1a: a short, stable digest for ids and file names (not a security measure).
+inline uint64_t StableDigest(const std::string& text) {
+  uint64_t hash = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+// A site that means the same instruction in any run of the same binary: the module's build-id
+// (or file name when it has none) and the offset inside it. STD sites are their location.
+inline std::string PortableSite(const Trace& trace, SiteId site) {
+  if (site >= trace.sites.size()) return "site" + std::to_string(site);
+  const SiteInfo& info = trace.sites[site];
+  if (info.module == kNoModule) return "loc" + std::to_string(info.offset);
+  std::string module = "module" + std::to_string(info.module);
+  for (const ModuleInfo& m : trace.modules) {
+    if (m.id != info.module) continue;
+    if (!m.build_id.empty()) {
+      module.clear();
+      for (unsigned char c : m.build_id) module += HexString(c, 2);
+    } else {
+      module = m.path.substr(m.path.find_last_of('/') + 1);
+    }
+  }
+  return module + "+0x" + HexString(info.offset, 1);
+}
+
+inline std::string MergeKey(const Trace& trace, const Finding& finding) {
+  std::string key = finding.pattern + "|" + finding.variant;
+  for (EventIndex e : finding.events) {
+    key += "|";
+    key += e < trace.size_events() ? PortableSite(trace, trace.site[e]) : "?";
+  }
+  return key;
+}
+
+inline std::string ThreadName(const Trace& trace, ThreadId thread) {
+  if (thread < trace.threads.size() && !trace.threads[thread].name.empty())
+    return trace.threads[thread].name;
+  return "T" + std::to_string(thread);
+}
+
+inline SummaryEvent DescribeEvent(const Trace& trace, Symbolizer& symbolizer, EventIndex e) {
+  SummaryEvent event;
+  if (e >= trace.size_events()) {
+    event.kind = "?";
+    event.site.text = "event " + std::to_string(e) + " (not in the trace)";
+    return event;
+  }
+  event.thread = trace.thread[e];
+  event.thread_name = ThreadName(trace, event.thread);
+  event.kind = std::string(EventKindName(trace.kind[e]));
+  SourceLocation location = symbolizer.Resolve(trace.site[e]);
+  event.site.function = location.function;
+  event.site.file = location.file;
+  event.site.line = location.line;
+  event.site.text = symbolizer.Describe(trace.site[e]);
+  if (IsAccess(trace.kind[e])) {
+    if (auto name = symbolizer.NameOfAddress(trace.addr[e])) event.variable = *name;
+  }
+  return event;
+}
+
+// The finding as the workflow reports it; `id` is left to the caller (hunt keeps the analyzer's,
+// triage derives one from the merge key).
+inline SummaryFinding SummarizeFinding(const Trace& trace, Symbolizer& symbolizer,
+                                       const Finding& finding) {
+  SummaryFinding summary;
+  summary.key = MergeKey(trace, finding);
+  summary.id = finding.id;
+  summary.pattern = finding.pattern;
+  summary.variant = finding.variant;
+  summary.reason = finding.reason;
+  summary.observed = finding.observed;
+  summary.witnesses = finding.witnesses;
+  for (EventIndex e : finding.events) summary.events.push_back(DescribeEvent(trace, symbolizer, e));
+  return summary;
+}
+
+// A file-name-safe id from the merge key: "race-1f2e3d4c5b6a7988".
+inline std::string MergedFindingId(const std::string& pattern, const std::string& key) {
+  std::string safe;
+  for (char c : pattern) safe += (std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
+  return safe + "-" + HexString(StableDigest(key));
+}
+
+}  // namespace pecan::cli

@@ -1,0 +1,121 @@
+// Replays one clip for the workflow commands by running `pecan replay CLIP --json -- PROGRAM...`
+// as a child process (exactly what a user would run), bounded in time, and reads its verdict.
+#pragma once
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/workflow_child_process.h"
+#include "cli/workflow_finding_summary.h"
+
+namespace pecan::cli {
+
+// The path of the running pecan binary, so children run the very same build.
+inline std::string SelfExecutable() {
+  std::vector<char> buffer(4096);
+  ssize_t n = ::readlink("/proc/self/exe", buffer.data(), buffer.size() - 1);
+  if (n <= 0) return "pecan";
+  return std::string(buffer.data(), static_cast<size_t>(n));
+}
+
+// Quotes an argument for a shell command line the user can paste.
+inline std::string ShellQuote(const std::string& word) {
+  if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                              "0123456789_-+=./,:@%") == std::string::npos)
+    return word;
+  std::string quoted = "'";
+  for (char c : word) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return quoted + "'";
+}
+
+inline std::string ReplayCommandLine(const std::string& clip_path,
+                                     const std::vector<std::string>& command) {
+  std::string line = "pecan replay " + ShellQuote(clip_path) + " --";
+  for (const auto& word : command) line += " " + ShellQuote(word);
+  return line;
+}
+
+namespace replay_runner_detail {
+
+// `pecan replay --json` prints one JSON object; the program's own output may come before it.
+inline nlohmann::json LastJsonObject(const std::string& log_path) {
+  std::ifstream in(log_path);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  for (auto it = lines.rbegin(); it != lines.rend(); ++it) {
+    if (it->empty() || (*it)[0] != '{') continue;
+    nlohmann::json json = nlohmann::json::parse(*it, nullptr, false);
+    if (json.is_object() && json.contains("verdict")) return json;
+  }
+  return nullptr;
+}
+
+// `pecan replay --json` names the failure after hatching: null, "assertion", "crashed", "exit"
+// (non-zero status) or "timeout" (the free run did not end); anything else is kept as given.
+inline void ReadFailure(const nlohmann::json& json, SummaryVerdict& verdict) {
+  if (json.contains("failure") && json["failure"].is_string()) verdict.failure = json["failure"];
+  if (json.contains("signal") && json["signal"].is_number_integer())
+    verdict.signal = json["signal"];
+  if (json.contains("exit_status") && json["exit_status"].is_number_integer())
+    verdict.exit_status = json["exit_status"];
+}
+
+}  // namespace replay_runner_detail
+
+// Runs the replay; the child's whole output goes to `log_path`. Never throws for a failed replay:
+// problems become an "error" verdict with the reason.
+inline SummaryVerdict ReplayClip(const std::string& clip_path,
+                                 const std::vector<std::string>& command, double timeout_seconds,
+                                 const std::string& log_path) {
+  using namespace replay_runner_detail;
+  ChildSpec spec;
+  spec.argv = {SelfExecutable(), "replay", "--json"};
+  if (timeout_seconds > 0) {
+    char bound[32];
+    std::snprintf(bound, sizeof bound, "%g", timeout_seconds);
+    spec.argv.insert(spec.argv.end(), {"--timeout", bound});
+  }
+  spec.argv.insert(spec.argv.end(), {clip_path, "--"});
+  spec.argv.insert(spec.argv.end(), command.begin(), command.end());
+  spec.stdout_path = log_path;
+  spec.stderr_path = log_path;
+  // The replay enforces its own bound; this one only guards against a replay that cannot.
+  spec.timeout_seconds = timeout_seconds > 0 ? timeout_seconds + 15 : 0;
+
+  SummaryVerdict verdict;
+  ChildResult result;
+  try {
+    result = RunChild(spec);
+  } catch (const std::exception& e) {
+    verdict.outcome = "error";
+    verdict.reason = e.what();
+    return verdict;
+  }
+  verdict.seconds = result.seconds;
+  nlohmann::json json = LastJsonObject(log_path);
+  if (result.timed_out) {
+    verdict.outcome = "infeasible";
+    verdict.reason = "the replay did not end within its time bound and was killed";
+    return verdict;
+  }
+  if (!json.is_object()) {
+    verdict.outcome = "error";
+    verdict.reason = "pecan replay " +
+                     (result.exited ? "exited with status " + std::to_string(result.exit_status)
+                                    : "was killed by signal " + std::to_string(result.signal)) +
+                     " without a verdict (see " + log_path + ")";
+    return verdict;
+  }
+  std::string outcome = json["verdict"].is_string() ? json["verdict"].get<std::string>() : "";
+  verdict.outcome = outcome == "hatched" || outcome == "infeasible" ? outcome : "error";
+  if (json.contains("reason") && json["reason"].is_string()) verdict.reason = json["reason"];
+  if (verdict.outcome == "hatched") ReadFailure(json, verdict);
+  if (verdict.outcome == "error" && verdict.reason.empty())
+    verdict.reason = "unknown verdict '" + outcome + "'";
+  return verdict;
+}
+
+}  // namespace pecan::cli

@@ -1,0 +1,83 @@
+// Shared helpers of the end-to-end tests: where the pecan binary and the examples are, running
+// pecan as a child process, reading JSON files, and the examples' expected outcomes.
+#pragma once
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/workflow_child_process.h"
+#include "e2e_paths.h"
+
+namespace e2e {
+
+inline nlohmann::json ReadJson(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  return nlohmann::json::parse(in);
+}
+
+inline std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A fresh directory for one test's output, removed first if a previous run left it.
+inline std::string FreshDirectory(const std::string& name) {
+  std::string dir = std::string(kScratchDir) + "/" + name;
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  return dir;
+}
+
+struct PecanRun {
+  pecan::cli::ChildResult result;
+  std::string output;  // stdout and stderr together
+};
+
+inline PecanRun RunPecan(const std::vector<std::string>& arguments, const std::string& log_path,
+                         double timeout_seconds = 300) {
+  pecan::cli::ChildSpec spec;
+  spec.argv = {kPecanBinary};
+  spec.argv.insert(spec.argv.end(), arguments.begin(), arguments.end());
+  spec.stdout_path = log_path;
+  spec.stderr_path = log_path;
+  spec.timeout_seconds = timeout_seconds;
+  PecanRun run;
+  run.result = pecan::cli::RunChild(spec);
+  run.output = ReadText(log_path);
+  return run;
+}
+
+inline nlohmann::json Expectations() { return ReadJson(std::string(kExamplesSourceDir) + "/expected.json"); }
+
+inline std::string ExampleBinary(const std::string& name) {
+  for (const auto& [example, path] : kExampleBinaries)
+    if (example == name) return path;
+  throw std::runtime_error("no example named " + name);
+}
+
+// The source lines of a finding's events (from verdicts.json / summary.json), as a sorted list.
+inline std::multiset<int> FindingLines(const nlohmann::json& finding) {
+  std::multiset<int> lines;
+  for (const auto& event : finding["events"]) lines.insert(event["site"].value("line", 0));
+  return lines;
+}
+
+inline std::string Describe(const nlohmann::json& finding) {
+  std::string text = finding.value("pattern", "?") + " " + finding.value("variant", "?") + " at";
+  for (const auto& event : finding["events"]) text += " " + event["site"].value("text", "?");
+  if (finding["verdict"].is_object()) text += " -> " + finding["verdict"].value("outcome", "?");
+  return text;
+}
+
+}  // namespace e2e
