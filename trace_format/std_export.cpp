@@ -7,6 +7,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "trace_format/address_name_index.h"
 #include "trace_format/std_format.h"
 #include "trace_format/std_vocabulary.h"
 
@@ -49,38 +50,13 @@ void AppendDecimal(std::string& out, uint64_t value) {
   out.append(buffer, end);
 }
 
-// Finds the name of an address: exact, or "name+offset" inside a named block.
+// Names an address for STD: its name from the trace, else the namespace's letter and hex.
 class NameLookup {
  public:
-  explicit NameLookup(const Trace& trace) {
-    for (const auto& n : trace.names) {
-      if (n.size == 0 && (n.address & kStdLabelSiteBit)) {
-        labels_.emplace(n.address, &n.name);
-      } else {
-        exact_.emplace(n.address, &n.name);
-        ranges_.push_back(&n);
-      }
-    }
-    std::sort(ranges_.begin(), ranges_.end(),
-              [](const AddressName* a, const AddressName* b) { return a->address < b->address; });
-  }
+  explicit NameLookup(const std::vector<AddressName>& names) : index_(names) {}
 
   void AppendName(std::string& out, uint64_t address, StdNamespace space) const {
-    if (auto it = exact_.find(address); it != exact_.end()) {
-      out += *it->second;
-      return;
-    }
-    auto upper = std::upper_bound(ranges_.begin(), ranges_.end(), address,
-                                  [](uint64_t a, const AddressName* n) { return a < n->address; });
-    if (upper != ranges_.begin()) {
-      const AddressName* n = *(upper - 1);
-      if (address - n->address < n->size) {
-        out += n->name;
-        out += '+';
-        AppendDecimal(out, address - n->address);
-        return;
-      }
-    }
+    if (index_.AppendName(out, address)) return;
     if (address == 0 && (space == StdNamespace::kRegion || space == StdNamespace::kHbKey ||
                          space == StdNamespace::kFunction))
       return;  // no key
@@ -88,29 +64,25 @@ class NameLookup {
     AppendHex(out, address);
   }
 
-  const std::string* Label(uint64_t offset) const {
-    auto it = labels_.find(offset);
-    return it == labels_.end() ? nullptr : it->second;
-  }
+  const std::string* Label(uint64_t offset) const { return index_.SiteLabel(offset); }
 
  private:
-  std::unordered_map<uint64_t, const std::string*> exact_;
-  std::unordered_map<uint64_t, const std::string*> labels_;
-  std::vector<const AddressName*> ranges_;
+  AddressNameIndex index_;
 };
 
-void AppendThread(std::string& out, const Trace& trace, uint64_t id) {
-  if (id < trace.threads.size() && !trace.threads[id].name.empty()) {
-    out += trace.threads[id].name;
+void AppendThread(std::string& out, const std::vector<ThreadInfo>& threads, uint64_t id) {
+  if (id < threads.size() && !threads[id].name.empty()) {
+    out += threads[id].name;
   } else {
     out += 'T';
     AppendDecimal(out, id);
   }
 }
 
-void AppendLocation(std::string& out, const Trace& trace, const NameLookup& names, SiteId site) {
-  if (site < trace.sites.size() && trace.sites[site].module == kNoModule) {
-    uint64_t offset = trace.sites[site].offset;
+void AppendLocation(std::string& out, const std::vector<SiteInfo>& sites, const NameLookup& names,
+                    SiteId site) {
+  if (site < sites.size() && sites[site].module == kNoModule) {
+    uint64_t offset = sites[site].offset;
     if (const std::string* label = names.Label(offset)) {
       out += *label;
     } else {
@@ -124,62 +96,79 @@ void AppendLocation(std::string& out, const Trace& trace, const NameLookup& name
 
 }  // namespace
 
-void ExportStd(const Trace& trace, std::ostream& out, const StdExportOptions& options) {
-  NameLookup names(trace);
-  std::string buffer;
-  buffer.reserve(1 << 16);
-  for (EventIndex i = 0; i < trace.size_events(); ++i) {
-    Event e = trace.event(i);
-    const StdOperation* op = StdOperationForKind(e.kind);
-    if (!op || (options.strict && !op->plain)) {
-      if (!op && !options.strict) {
-        buffer += "# event ";
-        AppendDecimal(buffer, i);
-        buffer += " has kind ";
-        buffer += EventKindName(e.kind);
-        buffer += ", which STD cannot express\n";
-      }
-      continue;
+struct StdExporter::Impl {
+  const std::vector<ThreadInfo>& threads;
+  const std::vector<SiteInfo>& sites;
+  NameLookup names;
+  StdExportOptions options;
+};
+
+StdExporter::StdExporter(const std::vector<ThreadInfo>& threads, const std::vector<SiteInfo>& sites,
+                         const std::vector<AddressName>& names, const StdExportOptions& options)
+    : impl_(new Impl{threads, sites, NameLookup(names), options}) {}
+
+StdExporter::~StdExporter() = default;
+
+void StdExporter::AppendLine(const Event& e, EventIndex index, std::string& buffer) const {
+  const Impl& x = *impl_;
+  const StdOperation* op = StdOperationForKind(e.kind);
+  if (!op || (x.options.strict && !op->plain)) {
+    if (!op && !x.options.strict) {
+      buffer += "# event ";
+      AppendDecimal(buffer, index);
+      buffer += " has kind ";
+      buffer += EventKindName(e.kind);
+      buffer += ", which STD cannot express\n";
     }
-    AppendThread(buffer, trace, e.thread);
-    buffer += '|';
-    buffer += op->name;
-    if (op->has_parentheses) {
-      buffer += '(';
-      if (op->space == StdNamespace::kThread) {
-        AppendThread(buffer, trace, e.addr);
-      } else if (op->kind == EventKind::kFence) {
-        buffer += MemoryOrderName(static_cast<MemoryOrder>(e.flags));
-      } else {
-        names.AppendName(buffer, e.addr, op->space);
-      }
-      if (!options.strict) {
-        switch (op->argument) {
-          case StdArgument::kNone:
-            break;
-          case StdArgument::kOptionalOrder:
-            if (e.flags != static_cast<uint8_t>(MemoryOrder::kSeqCst)) {
-              buffer += ',';
-              buffer += MemoryOrderName(static_cast<MemoryOrder>(e.flags));
-            }
-            break;
-          case StdArgument::kOptionalTry:
-            if (e.flags & kTryLockFlag) buffer += ",try";
-            break;
-          case StdArgument::kOptionalTimeout:
-            if (e.flags & kWaitTimedOutFlag) buffer += ",timeout";
-            break;
-          case StdArgument::kRequiredCount:
+    return;
+  }
+  AppendThread(buffer, x.threads, e.thread);
+  buffer += '|';
+  buffer += op->name;
+  if (op->has_parentheses) {
+    buffer += '(';
+    if (op->space == StdNamespace::kThread) {
+      AppendThread(buffer, x.threads, e.addr);
+    } else if (op->kind == EventKind::kFence) {
+      buffer += MemoryOrderName(static_cast<MemoryOrder>(e.flags));
+    } else {
+      x.names.AppendName(buffer, e.addr, op->space);
+    }
+    if (!x.options.strict) {
+      switch (op->argument) {
+        case StdArgument::kNone:
+          break;
+        case StdArgument::kOptionalOrder:
+          if (e.flags != static_cast<uint8_t>(MemoryOrder::kSeqCst)) {
             buffer += ',';
-            AppendDecimal(buffer, e.size);
-            break;
-        }
+            buffer += MemoryOrderName(static_cast<MemoryOrder>(e.flags));
+          }
+          break;
+        case StdArgument::kOptionalTry:
+          if (e.flags & kTryLockFlag) buffer += ",try";
+          break;
+        case StdArgument::kOptionalTimeout:
+          if (e.flags & kWaitTimedOutFlag) buffer += ",timeout";
+          break;
+        case StdArgument::kRequiredCount:
+          buffer += ',';
+          AppendDecimal(buffer, e.size);
+          break;
       }
-      buffer += ')';
     }
-    buffer += '|';
-    AppendLocation(buffer, trace, names, e.site);
-    buffer += '\n';
+    buffer += ')';
+  }
+  buffer += '|';
+  AppendLocation(buffer, x.sites, x.names, e.site);
+  buffer += '\n';
+}
+
+void ExportStd(const Trace& trace, std::ostream& out, const StdExportOptions& options) {
+  StdExporter exporter(trace.threads, trace.sites, trace.names, options);
+  std::string buffer;
+  buffer.reserve(1 << 17);
+  for (EventIndex i = 0; i < trace.size_events(); ++i) {
+    exporter.AppendLine(trace.event(i), i, buffer);
     if (buffer.size() >= (1 << 16)) {
       out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
       buffer.clear();

@@ -1,0 +1,136 @@
+// Tests of what `pecan dump` prints (text, STD, JSON lines), of file-kind detection, and of the
+// PECAN Figure 1 example trace shipped in examples/traces.
+#include <catch2/catch.hpp>
+
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "random_trace.h"
+#include "trace_format/file_kind.h"
+#include "trace_format/std_format.h"
+#include "trace_format/trace_dump.h"
+#include "trace_format/trace_reader.h"
+#include "trace_format/trace_writer.h"
+
+using namespace pecan;
+using pecan::testing::TempFile;
+
+namespace {
+
+const std::string kFigure1 = std::string(PECAN_SOURCE_DIR) + "/examples/traces/figure1.std";
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+TEST_CASE("PECAN Figure 1 trace has the paper's shape", "[dump][paper]") {
+  Trace t = ImportStdFile(kFigure1);
+  REQUIRE(t.size_events() == 6);
+  // The recorded order <1, 5, 2, 3, 6, 7> by statement (the location field).
+  std::vector<uint64_t> statements;
+  for (EventIndex i = 0; i < t.size_events(); ++i) statements.push_back(t.sites[t.site[i]].offset);
+  CHECK(statements == std::vector<uint64_t>{1, 5, 2, 3, 6, 7});
+  CHECK(t.thread == std::vector<ThreadId>{0, 1, 0, 0, 1, 1});
+  CHECK(t.kind[0] == EventKind::kFork);
+  CHECK(t.threads[1].parent == std::optional<ThreadId>(0));
+  // Statements 2, 5, 6 share one variable; 3 and 7 the other.
+  CHECK(t.addr[2] == t.addr[1]);
+  CHECK(t.addr[4] == t.addr[1]);
+  CHECK(t.addr[3] == t.addr[5]);
+  CHECK(t.addr[3] != t.addr[1]);
+}
+
+TEST_CASE("dump prints text, STD and JSON lines", "[dump]") {
+  Trace t = ImportStdFile(kFigure1);
+  TempFile file("figure1.pecan");
+  WriteTrace(file.path(), t);
+
+  std::ostringstream text;
+  {
+    TraceReader reader(file.path());
+    DumpTrace(reader, text, TraceDumpOptions{DumpFormat::kText, false, {}});
+  }
+  auto lines = Lines(text.str());
+  REQUIRE(lines.size() == 4 + 6);  // four comment lines, then the events
+  CHECK(lines[0] == "# pecan trace, format 1.0, written by std-import");
+  CHECK_THAT(lines[4], Catch::Matches(R"(\s+0  T0\s+fork\s+T1\s+@ loc 1)"));
+  CHECK_THAT(lines[5], Catch::Matches(R"(\s+1  T1\s+write\s+0x100000000 \(y\) size 8\s+@ loc 5)"));
+
+  std::ostringstream std_text;
+  {
+    TraceReader reader(file.path());
+    DumpTrace(reader, std_text, TraceDumpOptions{DumpFormat::kStd, false, {}});
+  }
+  CHECK(std_text.str() == "T0|fork(T1)|1\nT1|w(y)|5\nT0|w(y)|2\nT0|r(x)|3\nT1|r(y)|6\nT1|w(x)|7\n");
+
+  std::ostringstream json;
+  {
+    TraceReader reader(file.path());
+    DumpTrace(reader, json, TraceDumpOptions{DumpFormat::kJson, false, {}});
+  }
+  auto json_lines = Lines(json.str());
+  REQUIRE(json_lines.size() == 1 + 6 + 1);
+  auto header = nlohmann::json::parse(json_lines[0]);
+  CHECK(header["type"] == "header");
+  CHECK(header["format"] == "1.0");
+  auto event = nlohmann::json::parse(json_lines[4]);
+  CHECK(event["type"] == "event");
+  CHECK(event["index"] == 3);
+  CHECK(event["kind"] == "read");
+  CHECK(event["name"] == "x");
+  CHECK(event["where"] == "loc 3");
+  auto tables = nlohmann::json::parse(json_lines.back());
+  CHECK(tables["type"] == "tables");
+  CHECK(tables["complete"] == true);
+  CHECK(tables["threads"].size() == 2);
+  CHECK(tables["threads"][1]["parent"] == 0);
+}
+
+TEST_CASE("dump decodes flags and describes recorded sites", "[dump]") {
+  Trace t;
+  t.meta.program = "/usr/bin/app";
+  t.threads = {ThreadInfo{}, ThreadInfo{0, 0, "worker"}};
+  t.modules = {ModuleInfo{1, "/usr/bin/app", 0x400000, ""}};
+  t.sites = {SiteInfo{1, 0x1234}, SiteInfo{7, 0x10}};
+  t.names = {AddressName{0x601040, 64, "table"}};
+  t.push_back(Event{1, EventKind::kAtomicStore, 3, 4, 0x601050, 0});
+  t.push_back(Event{1, EventKind::kLock, kTryLockFlag, 0, 0x7000, 1});
+  t.push_back(Event{0, EventKind::kWait, kWaitTimedOutFlag, 0, 0x8000, 0});
+  t.push_back(Event{0, static_cast<EventKind>(77), 0, 0, 0, 0});
+  std::ostringstream out;
+  DumpTrace(t, out, TraceDumpOptions{});
+  auto lines = Lines(out.str());
+  REQUIRE(lines.size() == 4 + 4);
+  CHECK_THAT(
+      lines[4],
+      Catch::Matches(
+          R"(\s+0  T1\(worker\) atomic_store\s+0x601050 \(table\+16\) size 4 release\s+@ app\+0x1234)"));
+  CHECK_THAT(lines[5], Catch::Matches(R"(\s+1  T1\(worker\) lock\s+0x7000 try\s+@ module7\+0x10)"));
+  CHECK_THAT(lines[6], Catch::Contains("wait           0x8000 timed-out"));
+  CHECK_THAT(lines[7], Catch::Contains("kind77"));
+
+  // A symbolizer plugs in through the describer factory.
+  TraceDumpOptions symbolized;
+  symbolized.describer = [](const Trace& tables) {
+    return [&tables](SiteId s) { return "file.c:" + std::to_string(tables.sites[s].offset); };
+  };
+  std::ostringstream with_lines;
+  DumpTrace(t, with_lines, symbolized);
+  CHECK_THAT(with_lines.str(), Catch::Contains("@ file.c:4660"));
+}
+
+TEST_CASE("trace files are recognized by magic, extension or first line", "[dump]") {
+  TempFile pecan_file("kind.bin"), std_file("kind.data"), other("kind.other");
+  WriteTrace(pecan_file.path(), ImportStdFile(kFigure1));
+  CHECK(DetectTraceFileKind(pecan_file.path()) == TraceFileKind::kPecan);
+  CHECK(DetectTraceFileKind(kFigure1) == TraceFileKind::kStd);
+  pecan::testing::WriteFileBytes(std_file.path(), "# comment\n\nT0|r(x)|1\n");
+  CHECK(DetectTraceFileKind(std_file.path()) == TraceFileKind::kStd);
+  pecan::testing::WriteFileBytes(other.path(), "hello world\n");
+  CHECK(DetectTraceFileKind(other.path()) == TraceFileKind::kOther);
+}
