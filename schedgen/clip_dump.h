@@ -1,0 +1,29 @@
+// Prints a clip for people and tools: `pecan dump CLIP --format text|std|json`. The printing
+// lives here; the dump command finds it through trace_format's file-dumper registry.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+
+#include "proto/clip.pb.h"
+
+namespace pecan {
+
+// Formats:
+//   text  a header (finding, trace hash, program, generator, counts) and one line per step:
+//         step, thread, kind, site, the trace event it came from, "moved", "anomaly k/n".
+//   std   the schedule as an STD trace, one event per line in schedule order; each anomaly
+//         event is preceded by a comment line "# anomaly k/n" (the STD importer ignores whole
+//         comment lines; a trailing comment would become part of the location). Clips store
+//         no target addresses except the anomaly events', so other targets print as "?" —
+//         the output is for reading, not for analysis. Locations: the STD location for
+//         module-less sites, else the site id (as `pecan convert` writes recorded traces).
+//   json  JSON lines: one {"type":"clip"} object with everything but the steps, then one
+//         {"type":"step"} object per step.
+// Throws PecanError for an unknown format.
+void DumpClip(const proto::Clip& clip, const std::string& format, std::ostream& out);
+
+// Reads the clip at `path` (ReadClipFile) and prints it to standard output. Returns 0.
+int DumpClip(const std::string& path, const std::string& format);
+
+}  // namespace pecan
