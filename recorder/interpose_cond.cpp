@@ -1,0 +1,74 @@
+// Condition-variable interposers. A wait is UNLOCK(mutex) while still holding it, the real wait,
+// then WAIT(cond) and LOCK(mutex) once it returned holding the mutex again. NOTIFY/NOTIFY_ALL
+// are stamped before the signal, so a woken waiter's WAIT always comes later.
+#include <errno.h>
+#include <pthread.h>
+
+#include "recorder/export.h"
+#include "recorder/real_functions.h"
+#include "recorder/thread_state.h"
+
+using pecan::EventKind;
+using namespace pecan::rt;
+
+namespace {
+
+inline uint64_t Address(const volatile void* addr) {
+  return reinterpret_cast<uintptr_t>(addr);
+}
+
+void BeforeWait(pthread_cond_t* cond, pthread_mutex_t* mutex, uint64_t pc) {
+  RecordSync(EventKind::kUnlock, 0, Address(mutex), 0, pc);
+  BeforeBlockingSync(EventKind::kWait, Address(cond));
+}
+
+void AfterWait(pthread_cond_t* cond, pthread_mutex_t* mutex, int result, uint64_t pc) {
+  AfterBlockingSync();
+  RecordSync(EventKind::kWait, result == ETIMEDOUT ? pecan::kWaitTimedOutFlag : 0, Address(cond), 0,
+             pc);
+  RecordSync(EventKind::kLock, 0, Address(mutex), 0, pc);
+}
+
+}  // namespace
+
+PECAN_EXPORT int pthread_cond_wait(pthread_cond_t* cond, pthread_mutex_t* mutex) {
+  if (!ThreadRecordsEvents()) return REAL(pthread_cond_wait)(cond, mutex);
+  const uint64_t pc = PECAN_CALLER_PC();
+  BeforeWait(cond, mutex, pc);
+  int result = REAL(pthread_cond_wait)(cond, mutex);
+  AfterWait(cond, mutex, result, pc);
+  return result;
+}
+
+PECAN_EXPORT int pthread_cond_timedwait(pthread_cond_t* cond, pthread_mutex_t* mutex,
+                                        const timespec* abstime) {
+  if (!ThreadRecordsEvents()) return REAL(pthread_cond_timedwait)(cond, mutex, abstime);
+  const uint64_t pc = PECAN_CALLER_PC();
+  BeforeWait(cond, mutex, pc);
+  int result = REAL(pthread_cond_timedwait)(cond, mutex, abstime);
+  AfterWait(cond, mutex, result, pc);
+  return result;
+}
+
+// What std::condition_variable::wait_for/wait_until use with glibc >= 2.30.
+PECAN_EXPORT int pthread_cond_clockwait(pthread_cond_t* cond, pthread_mutex_t* mutex,
+                                        clockid_t clock, const timespec* abstime) {
+  if (!ThreadRecordsEvents()) return REAL(pthread_cond_clockwait)(cond, mutex, clock, abstime);
+  const uint64_t pc = PECAN_CALLER_PC();
+  BeforeWait(cond, mutex, pc);
+  int result = REAL(pthread_cond_clockwait)(cond, mutex, clock, abstime);
+  AfterWait(cond, mutex, result, pc);
+  return result;
+}
+
+PECAN_EXPORT int pthread_cond_signal(pthread_cond_t* cond) {
+  if (ThreadRecordsEvents()) RecordSync(EventKind::kNotify, 0, Address(cond), 0, PECAN_CALLER_PC());
+  return REAL(pthread_cond_signal)(cond);
+}
+
+PECAN_EXPORT int pthread_cond_broadcast(pthread_cond_t* cond) {
+  if (ThreadRecordsEvents()) {
+    RecordSync(EventKind::kNotifyAll, 0, Address(cond), 0, PECAN_CALLER_PC());
+  }
+  return REAL(pthread_cond_broadcast)(cond);
+}

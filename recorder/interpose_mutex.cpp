@@ -1,0 +1,119 @@
+// Mutex and spinlock interposers: LOCK after acquiring, UNLOCK before releasing. A recursive
+// mutex is reported once, at its outermost acquire/release (glibc's recursion count tells).
+#include <errno.h>
+#include <pthread.h>
+
+#include "recorder/export.h"
+#include "recorder/real_functions.h"
+#include "recorder/thread_state.h"
+
+using pecan::EventKind;
+using namespace pecan::rt;
+
+namespace {
+
+inline uint64_t Address(const volatile void* addr) {
+  return reinterpret_cast<uintptr_t>(addr);
+}
+
+// glibc's mutex kind lives in the low bits of __kind (robust/PI/pshared flags above).
+constexpr int kMutexKindMask = 3;
+
+bool IsRecursive(const pthread_mutex_t* m) {
+  return (m->__data.__kind & kMutexKindMask) == PTHREAD_MUTEX_RECURSIVE_NP;
+}
+
+// After a successful lock: true if the thread already held it (recursion count now above 1).
+bool InnerRecursiveAcquire(const pthread_mutex_t* m) {
+  return IsRecursive(m) && m->__data.__count > 1;
+}
+
+// Before an unlock: true if the mutex stays held afterwards, or is not held by this thread
+// (the unlock will fail with EPERM for recursive and error-checking mutexes).
+bool UnlockReleasesNothing(const pthread_mutex_t* m) {
+  const int kind = m->__data.__kind & kMutexKindMask;
+  if (kind == PTHREAD_MUTEX_RECURSIVE_NP || kind == PTHREAD_MUTEX_ERRORCHECK_NP) {
+    if (m->__data.__owner != tls_thread.tid) return true;
+    return kind == PTHREAD_MUTEX_RECURSIVE_NP && m->__data.__count > 1;
+  }
+  return false;
+}
+
+bool Acquired(int result) {
+  return result == 0 || result == EOWNERDEAD;
+}
+
+void RecordLockIfOutermost(pthread_mutex_t* m, uint8_t flags, uint64_t pc) {
+  if (!InnerRecursiveAcquire(m)) RecordSync(EventKind::kLock, flags, Address(m), 0, pc);
+}
+
+}  // namespace
+
+PECAN_EXPORT int pthread_mutex_lock(pthread_mutex_t* m) {
+  if (!ThreadRecordsEvents()) return REAL(pthread_mutex_lock)(m);
+  const uint64_t pc = PECAN_CALLER_PC();
+  BeforeBlockingSync(EventKind::kLock, Address(m));
+  int result = REAL(pthread_mutex_lock)(m);
+  AfterBlockingSync();
+  if (Acquired(result)) RecordLockIfOutermost(m, 0, pc);
+  return result;
+}
+
+PECAN_EXPORT int pthread_mutex_trylock(pthread_mutex_t* m) {
+  if (!ThreadRecordsEvents()) return REAL(pthread_mutex_trylock)(m);
+  const uint64_t pc = PECAN_CALLER_PC();
+  int result = REAL(pthread_mutex_trylock)(m);
+  if (Acquired(result)) RecordLockIfOutermost(m, pecan::kTryLockFlag, pc);
+  return result;
+}
+
+PECAN_EXPORT int pthread_mutex_timedlock(pthread_mutex_t* m, const timespec* abstime) {
+  if (!ThreadRecordsEvents()) return REAL(pthread_mutex_timedlock)(m, abstime);
+  const uint64_t pc = PECAN_CALLER_PC();
+  BeforeBlockingSync(EventKind::kLock, Address(m));
+  int result = REAL(pthread_mutex_timedlock)(m, abstime);
+  AfterBlockingSync();
+  if (Acquired(result)) RecordLockIfOutermost(m, pecan::kTryLockFlag, pc);
+  return result;
+}
+
+PECAN_EXPORT int pthread_mutex_clocklock(pthread_mutex_t* m, clockid_t clock,
+                                         const timespec* abstime) {
+  if (!ThreadRecordsEvents()) return REAL(pthread_mutex_clocklock)(m, clock, abstime);
+  const uint64_t pc = PECAN_CALLER_PC();
+  BeforeBlockingSync(EventKind::kLock, Address(m));
+  int result = REAL(pthread_mutex_clocklock)(m, clock, abstime);
+  AfterBlockingSync();
+  if (Acquired(result)) RecordLockIfOutermost(m, pecan::kTryLockFlag, pc);
+  return result;
+}
+
+PECAN_EXPORT int pthread_mutex_unlock(pthread_mutex_t* m) {
+  if (ThreadRecordsEvents() && !UnlockReleasesNothing(m)) {
+    RecordSync(EventKind::kUnlock, 0, Address(m), 0, PECAN_CALLER_PC());
+  }
+  return REAL(pthread_mutex_unlock)(m);
+}
+
+PECAN_EXPORT int pthread_spin_lock(pthread_spinlock_t* lock) {
+  if (!ThreadRecordsEvents()) return REAL(pthread_spin_lock)(lock);
+  const uint64_t pc = PECAN_CALLER_PC();
+  BeforeBlockingSync(EventKind::kLock, Address(lock));
+  int result = REAL(pthread_spin_lock)(lock);
+  AfterBlockingSync();
+  if (result == 0) RecordSync(EventKind::kLock, 0, Address(lock), 0, pc);
+  return result;
+}
+
+PECAN_EXPORT int pthread_spin_trylock(pthread_spinlock_t* lock) {
+  if (!ThreadRecordsEvents()) return REAL(pthread_spin_trylock)(lock);
+  const uint64_t pc = PECAN_CALLER_PC();
+  int result = REAL(pthread_spin_trylock)(lock);
+  if (result == 0) RecordSync(EventKind::kLock, pecan::kTryLockFlag, Address(lock), 0, pc);
+  return result;
+}
+
+PECAN_EXPORT int pthread_spin_unlock(pthread_spinlock_t* lock) {
+  if (ThreadRecordsEvents()) RecordSync(EventKind::kUnlock, 0, Address(lock), 0, PECAN_CALLER_PC());
+  return REAL(pthread_spin_unlock)(lock);
+}

@@ -1,0 +1,59 @@
+// Reader-writer lock interposers: READ_LOCK/LOCK after acquiring, READ_UNLOCK/UNLOCK before
+// releasing. glibc records the writer's tid in the lock, which tells the two unlocks apart.
+#include <errno.h>
+#include <pthread.h>
+
+#include "recorder/export.h"
+#include "recorder/real_functions.h"
+#include "recorder/thread_state.h"
+
+using pecan::EventKind;
+using namespace pecan::rt;
+
+namespace {
+
+inline uint64_t Address(const volatile void* addr) {
+  return reinterpret_cast<uintptr_t>(addr);
+}
+
+}  // namespace
+
+// Each acquiring variant: `call` is the real function call, `kind` the event on success.
+#define PECAN_RWLOCK_ACQUIRE(name, kind, flags, blocking, params, args) \
+  PECAN_EXPORT int name params {                                        \
+    if (!ThreadRecordsEvents()) return REAL(name) args;                 \
+    const uint64_t pc = PECAN_CALLER_PC();                              \
+    if (blocking) BeforeBlockingSync(kind, Address(lock));              \
+    int result = REAL(name) args;                                       \
+    if (blocking) AfterBlockingSync();                                  \
+    if (result == 0) RecordSync(kind, flags, Address(lock), 0, pc);     \
+    return result;                                                      \
+  }
+
+PECAN_RWLOCK_ACQUIRE(pthread_rwlock_rdlock, EventKind::kReadLock, 0, true,
+                     (pthread_rwlock_t * lock), (lock))
+PECAN_RWLOCK_ACQUIRE(pthread_rwlock_tryrdlock, EventKind::kReadLock, pecan::kTryLockFlag, false,
+                     (pthread_rwlock_t * lock), (lock))
+PECAN_RWLOCK_ACQUIRE(pthread_rwlock_timedrdlock, EventKind::kReadLock, pecan::kTryLockFlag, true,
+                     (pthread_rwlock_t * lock, const timespec* abstime), (lock, abstime))
+PECAN_RWLOCK_ACQUIRE(pthread_rwlock_clockrdlock, EventKind::kReadLock, pecan::kTryLockFlag, true,
+                     (pthread_rwlock_t * lock, clockid_t clock, const timespec* abstime),
+                     (lock, clock, abstime))
+PECAN_RWLOCK_ACQUIRE(pthread_rwlock_wrlock, EventKind::kLock, 0, true, (pthread_rwlock_t * lock),
+                     (lock))
+PECAN_RWLOCK_ACQUIRE(pthread_rwlock_trywrlock, EventKind::kLock, pecan::kTryLockFlag, false,
+                     (pthread_rwlock_t * lock), (lock))
+PECAN_RWLOCK_ACQUIRE(pthread_rwlock_timedwrlock, EventKind::kLock, pecan::kTryLockFlag, true,
+                     (pthread_rwlock_t * lock, const timespec* abstime), (lock, abstime))
+PECAN_RWLOCK_ACQUIRE(pthread_rwlock_clockwrlock, EventKind::kLock, pecan::kTryLockFlag, true,
+                     (pthread_rwlock_t * lock, clockid_t clock, const timespec* abstime),
+                     (lock, clock, abstime))
+
+PECAN_EXPORT int pthread_rwlock_unlock(pthread_rwlock_t* lock) {
+  if (ThreadRecordsEvents()) {
+    const bool writer = lock->__data.__cur_writer == tls_thread.tid;
+    RecordSync(writer ? EventKind::kUnlock : EventKind::kReadUnlock, 0, Address(lock), 0,
+               PECAN_CALLER_PC());
+  }
+  return REAL(pthread_rwlock_unlock)(lock);
+}

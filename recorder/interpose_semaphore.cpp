@@ -1,0 +1,40 @@
+// Semaphore interposers: SEM_POST before posting, SEM_WAIT after a wait succeeded, so every
+// SEM_WAIT follows the SEM_POST that let it through.
+#include <semaphore.h>
+
+#include "recorder/export.h"
+#include "recorder/real_functions.h"
+#include "recorder/thread_state.h"
+
+using pecan::EventKind;
+using namespace pecan::rt;
+
+namespace {
+
+inline uint64_t Address(const volatile void* addr) {
+  return reinterpret_cast<uintptr_t>(addr);
+}
+
+}  // namespace
+
+PECAN_EXPORT int sem_post(sem_t* sem) {
+  if (ThreadRecordsEvents()) RecordSync(EventKind::kSemPost, 0, Address(sem), 0, PECAN_CALLER_PC());
+  return REAL(sem_post)(sem);
+}
+
+#define PECAN_SEM_WAIT(name, blocking, params, args)                          \
+  PECAN_EXPORT int name params {                                              \
+    if (!ThreadRecordsEvents()) return REAL(name) args;                       \
+    const uint64_t pc = PECAN_CALLER_PC();                                    \
+    if (blocking) BeforeBlockingSync(EventKind::kSemWait, Address(sem));      \
+    int result = REAL(name) args;                                             \
+    if (blocking) AfterBlockingSync();                                        \
+    if (result == 0) RecordSync(EventKind::kSemWait, 0, Address(sem), 0, pc); \
+    return result;                                                            \
+  }
+
+PECAN_SEM_WAIT(sem_wait, true, (sem_t * sem), (sem))
+PECAN_SEM_WAIT(sem_trywait, false, (sem_t * sem), (sem))
+PECAN_SEM_WAIT(sem_timedwait, true, (sem_t * sem, const timespec* abstime), (sem, abstime))
+PECAN_SEM_WAIT(sem_clockwait, true, (sem_t * sem, clockid_t clock, const timespec* abstime),
+               (sem, clock, abstime))

@@ -1,0 +1,145 @@
+// pthread_create/join/detach: FORK before the child's first event, JOIN after the child ended.
+// The child waits until its parent has recorded the FORK, so FORK always precedes THREAD_BEGIN
+// and a failed pthread_create leaves no trace.
+#include <errno.h>
+#include <linux/futex.h>
+#include <pthread.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+
+#include "recorder/export.h"
+#include "recorder/real_functions.h"
+#include "recorder/runtime.h"
+#include "recorder/thread_handle_map.h"
+#include "recorder/thread_lifecycle.h"
+#include "recorder/thread_state.h"
+
+using pecan::EventKind;
+using namespace pecan::rt;
+
+namespace {
+
+struct ThreadStart {
+  void* (*routine)(void*) = nullptr;
+  void* arg = nullptr;
+  uint32_t serial = 0;
+  bool detached = false;
+  std::atomic<uint32_t> forked{0};  // set (and futex-woken) once the parent recorded FORK
+};
+
+void FutexWait(std::atomic<uint32_t>* word, uint32_t value) {
+  timespec timeout{0, 1'000'000};  // re-check now and then; a lost wake-up costs 1 ms
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), FUTEX_WAIT_PRIVATE, value, &timeout,
+          nullptr, 0);
+}
+
+void FutexWake(std::atomic<uint32_t>* word) {
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+}
+
+void* RecordedThreadStart(void* raw) {
+  auto* start = static_cast<ThreadStart*>(raw);
+  void* (*routine)(void*) = start->routine;
+  void* arg = start->arg;
+  const bool attached = AttachCurrentThread(start->serial, reinterpret_cast<uintptr_t>(routine));
+  if (attached && start->detached) MarkThreadHandleDetached(pthread_self());
+  while (start->forked.load(std::memory_order_acquire) == 0) FutexWait(&start->forked, 0);
+  {
+    RuntimeScope scope;
+    delete start;
+  }
+  if (attached) BeginRecordingCurrentThread();
+  return routine(arg);
+}
+
+bool CreatesDetached(const pthread_attr_t* attr) {
+  int state = PTHREAD_CREATE_JOINABLE;
+  return attr != nullptr && pthread_attr_getdetachstate(attr, &state) == 0 &&
+         state == PTHREAD_CREATE_DETACHED;
+}
+
+// JOIN for a successfully joined thread whose serial was looked up before the join.
+void RecordJoin(pthread_t thread, std::optional<uint32_t> serial, uint64_t pc) {
+  if (!serial) return;
+  ForgetThreadHandle(thread, *serial);
+  RecordSync(EventKind::kJoin, 0, *serial, 0, pc);
+}
+
+}  // namespace
+
+PECAN_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
+                                void* (*routine)(void*), void* arg) {
+  InitializeRuntime();
+  ThreadState& t = tls_thread;
+  if (!(t.gates & kGateEvents)) return REAL(pthread_create)(thread, attr, routine, arg);
+  const uint64_t pc = PECAN_CALLER_PC();
+  ThreadStart* start;
+  int error;
+  {
+    RuntimeScope scope;
+    start = new ThreadStart;
+    start->routine = routine;
+    start->arg = arg;
+    start->serial = NextThreadSerial();
+    start->detached = CreatesDetached(attr);
+    error = REAL(pthread_create)(thread, attr, RecordedThreadStart, start);
+    if (error != 0) delete start;
+  }
+  if (error != 0) return error;
+  EmitStamped(t, EventKind::kFork, 0, start->serial, 0, pc);
+  start->forked.store(1, std::memory_order_release);
+  FutexWake(&start->forked);  // harmless if the child already went on (and freed `start`)
+  return 0;
+}
+
+PECAN_EXPORT int pthread_join(pthread_t thread, void** result) {
+  if (!ThreadRecordsEvents()) return REAL(pthread_join)(thread, result);
+  const uint64_t pc = PECAN_CALLER_PC();
+  std::optional<uint32_t> serial = FindThreadHandle(thread);
+  BeforeBlockingSync(EventKind::kJoin, serial.value_or(0));
+  int error = REAL(pthread_join)(thread, result);
+  AfterBlockingSync();
+  if (error == 0) RecordJoin(thread, serial, pc);
+  return error;
+}
+
+PECAN_EXPORT int pthread_tryjoin_np(pthread_t thread, void** result) {
+  if (!ThreadRecordsEvents()) return REAL(pthread_tryjoin_np)(thread, result);
+  const uint64_t pc = PECAN_CALLER_PC();
+  std::optional<uint32_t> serial = FindThreadHandle(thread);
+  int error = REAL(pthread_tryjoin_np)(thread, result);
+  if (error == 0) RecordJoin(thread, serial, pc);
+  return error;
+}
+
+PECAN_EXPORT int pthread_timedjoin_np(pthread_t thread, void** result, const timespec* abstime) {
+  if (!ThreadRecordsEvents()) return REAL(pthread_timedjoin_np)(thread, result, abstime);
+  const uint64_t pc = PECAN_CALLER_PC();
+  std::optional<uint32_t> serial = FindThreadHandle(thread);
+  BeforeBlockingSync(EventKind::kJoin, serial.value_or(0));
+  int error = REAL(pthread_timedjoin_np)(thread, result, abstime);
+  AfterBlockingSync();
+  if (error == 0) RecordJoin(thread, serial, pc);
+  return error;
+}
+
+PECAN_EXPORT int pthread_clockjoin_np(pthread_t thread, void** result, clockid_t clock,
+                                      const timespec* abstime) {
+  if (!ThreadRecordsEvents()) return REAL(pthread_clockjoin_np)(thread, result, clock, abstime);
+  const uint64_t pc = PECAN_CALLER_PC();
+  std::optional<uint32_t> serial = FindThreadHandle(thread);
+  BeforeBlockingSync(EventKind::kJoin, serial.value_or(0));
+  int error = REAL(pthread_clockjoin_np)(thread, result, clock, abstime);
+  AfterBlockingSync();
+  if (error == 0) RecordJoin(thread, serial, pc);
+  return error;
+}
+
+PECAN_EXPORT int pthread_detach(pthread_t thread) {
+  int error = REAL(pthread_detach)(thread);
+  if (error == 0 && ThreadRecordsEvents()) MarkThreadHandleDetached(thread);
+  return error;
+}

@@ -1,0 +1,108 @@
+// Pointers to the real libc/pthread functions the runtime interposes, found with
+// dlsym(RTLD_NEXT) (dlvsym for the versioned condition-variable family).
+#pragma once
+
+#include <malloc.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cstdint>
+
+// Declared here because no system header declares them with C linkage for us.
+extern "C" {
+int __cxa_guard_acquire(int64_t* guard);
+void __cxa_guard_release(int64_t* guard);
+void* __libc_malloc(size_t size);
+void __libc_free(void* ptr);
+void* __libc_calloc(size_t count, size_t size);
+void* __libc_realloc(void* ptr, size_t size);
+void* __libc_memalign(size_t alignment, size_t size);
+void* __libc_valloc(size_t size);
+void* __libc_pvalloc(size_t size);
+}
+
+// X(name): every interposed function whose real version is looked up by plain name.
+#define PECAN_REAL_FUNCTION_LIST(X) \
+  X(pthread_create)                 \
+  X(pthread_join)                   \
+  X(pthread_tryjoin_np)             \
+  X(pthread_timedjoin_np)           \
+  X(pthread_clockjoin_np)           \
+  X(pthread_detach)                 \
+  X(pthread_mutex_lock)             \
+  X(pthread_mutex_trylock)          \
+  X(pthread_mutex_timedlock)        \
+  X(pthread_mutex_clocklock)        \
+  X(pthread_mutex_unlock)           \
+  X(pthread_rwlock_rdlock)          \
+  X(pthread_rwlock_tryrdlock)       \
+  X(pthread_rwlock_timedrdlock)     \
+  X(pthread_rwlock_clockrdlock)     \
+  X(pthread_rwlock_wrlock)          \
+  X(pthread_rwlock_trywrlock)       \
+  X(pthread_rwlock_timedwrlock)     \
+  X(pthread_rwlock_clockwrlock)     \
+  X(pthread_rwlock_unlock)          \
+  X(pthread_spin_lock)              \
+  X(pthread_spin_trylock)           \
+  X(pthread_spin_unlock)            \
+  X(pthread_cond_clockwait)         \
+  X(pthread_barrier_init)           \
+  X(pthread_barrier_destroy)        \
+  X(pthread_barrier_wait)           \
+  X(sem_post)                       \
+  X(sem_wait)                       \
+  X(sem_trywait)                    \
+  X(sem_timedwait)                  \
+  X(sem_clockwait)                  \
+  X(pthread_once)                   \
+  X(__cxa_guard_acquire)            \
+  X(__cxa_guard_release)            \
+  X(fork)                           \
+  X(_exit)                          \
+  X(_Exit)                          \
+  X(abort)                          \
+  X(execve)                         \
+  X(execv)                          \
+  X(execvp)                         \
+  X(execvpe)                        \
+  X(fexecve)                        \
+  X(posix_memalign)                 \
+  X(aligned_alloc)                  \
+  X(memalign)                       \
+  X(valloc)                         \
+  X(pvalloc)
+
+// The condition-variable calls, looked up with dlvsym(..., "GLIBC_2.3.2"): plain dlsym may
+// return the old 2.2.5 ABI, which must not be used with new-style condition variables.
+#define PECAN_REAL_COND_FUNCTION_LIST(X) \
+  X(pthread_cond_wait)                   \
+  X(pthread_cond_timedwait)              \
+  X(pthread_cond_signal)                 \
+  X(pthread_cond_broadcast)
+
+namespace pecan::rt::real {
+
+#define PECAN_DECLARE_REAL(name) extern decltype(&::name) name;
+PECAN_REAL_FUNCTION_LIST(PECAN_DECLARE_REAL)
+PECAN_REAL_COND_FUNCTION_LIST(PECAN_DECLARE_REAL)
+#undef PECAN_DECLARE_REAL
+
+}  // namespace pecan::rt::real
+
+namespace pecan::rt {
+
+// Looks every real function up (idempotent). Runs from the runtime's first constructor and
+// again lazily if an interposed function is called before that.
+void ResolveRealFunctions();
+
+}  // namespace pecan::rt
+
+// The real version of `name`, resolving the table first if this call came very early.
+#define REAL(name)                    \
+  (::pecan::rt::real::name != nullptr \
+       ? ::pecan::rt::real::name      \
+       : (::pecan::rt::ResolveRealFunctions(), ::pecan::rt::real::name))

@@ -1,0 +1,33 @@
+// The runtime's settings, read once from the environment (docs/runtime-env.md is the contract).
+// Parsing never allocates through the interposed allocator in a way that is recorded.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace pecan::rt {
+
+enum class RuntimeMode : uint8_t { kOff, kRecord, kReplay };
+enum class ForkPolicy : uint8_t { kStop, kFollow };
+
+struct RuntimeConfig {
+  RuntimeMode mode = RuntimeMode::kOff;
+  std::string trace_path;  // after %p / %n expansion
+  bool func_events = true;
+  bool stack_accesses = false;
+  uint32_t chunk_events = 65536;
+  int zstd_level = 3;
+  ForkPolicy fork_policy = ForkPolicy::kStop;
+  bool quiet = false;
+};
+
+// Reads PECAN_* from the environment. Unknown values fall back to the defaults (with a
+// "pecan-rt:" message unless PECAN_QUIET=1).
+RuntimeConfig ReadRuntimeConfig();
+
+// Replaces %p by `pid` and %n by `program_name` in a PECAN_TRACE pattern.
+std::string ExpandTracePath(const std::string& pattern, int pid, const std::string& program_name);
+
+const char* ForkPolicyName(ForkPolicy policy);
+
+}  // namespace pecan::rt

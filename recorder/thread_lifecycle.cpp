@@ -1,0 +1,160 @@
+// Thread attach/detach for the recorder. The exit hook is a pthread key destructor that defers
+// itself one round, so it runs after C++ thread_local destructors and most other key destructors.
+#include "recorder/thread_lifecycle.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <atomic>
+
+#include "recorder/runtime.h"
+#include "recorder/thread_handle_map.h"
+#include "recorder/thread_state.h"
+
+namespace pecan::rt {
+namespace {
+
+std::atomic<uint32_t> next_serial{0};
+pthread_key_t exit_key;
+bool exit_key_created = false;
+
+// Values of the exit key: first round defers, second round ends the thread.
+char first_round_marker;
+char second_round_marker;
+
+constexpr size_t kAltStackBytes = 64 * 1024;  // room for the fatal-signal handler
+thread_local void* alt_stack __attribute__((tls_model("initial-exec"))) = nullptr;
+
+void ComputeStack(ThreadState& t) {
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
+  void* low = nullptr;
+  size_t bytes = 0;
+  if (pthread_attr_getstack(&attr, &low, &bytes) == 0) {
+    t.stack_lo = reinterpret_cast<uint64_t>(low);
+    t.stack_bytes = bytes;
+  }
+  pthread_attr_destroy(&attr);
+}
+
+// A fatal signal caused by stack overflow can only be handled on an alternate stack.
+void InstallAltStack() {
+  stack_t current;
+  if (sigaltstack(nullptr, &current) != 0 || !(current.ss_flags & SS_DISABLE)) return;
+  void* memory =
+      mmap(nullptr, kAltStackBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (memory == MAP_FAILED) return;
+  stack_t stack{};
+  stack.ss_sp = memory;
+  stack.ss_size = kAltStackBytes;
+  if (sigaltstack(&stack, nullptr) != 0) {
+    munmap(memory, kAltStackBytes);
+    return;
+  }
+  alt_stack = memory;
+}
+
+void RemoveAltStack() {
+  if (alt_stack == nullptr) return;
+  stack_t disable{};
+  disable.ss_flags = SS_DISABLE;
+  if (sigaltstack(&disable, nullptr) == 0) munmap(alt_stack, kAltStackBytes);
+  alt_stack = nullptr;
+}
+
+void OnThreadExitKey(void* value) {
+  if (value == &first_round_marker) {
+    pthread_setspecific(exit_key, &second_round_marker);
+    return;
+  }
+  EndCurrentThread();
+}
+
+uint32_t OpenGatesFor(const ThreadState& t) {
+  uint32_t gates = kGateEvents;
+  if (t.ignore_depth == 0) gates |= kGateAccesses;
+  if (Config().func_events) gates |= kGateFuncs;
+  return gates;
+}
+
+}  // namespace
+
+uint32_t NextThreadSerial() {
+  return next_serial.fetch_add(1, std::memory_order_relaxed);
+}
+
+void ResetThreadSerials() {
+  next_serial.store(0, std::memory_order_relaxed);
+}
+
+void InitThreadLifecycle() {
+  if (!exit_key_created) exit_key_created = pthread_key_create(&exit_key, OnThreadExitKey) == 0;
+}
+
+bool AttachCurrentThread(uint32_t serial, uint64_t entry_pc) {
+  RuntimeScope scope;
+  ThreadState& t = tls_thread;
+  ThreadRing* ring = CreateRing(serial);
+  if (ring == nullptr) return false;
+  t.ring = ring;
+  t.slots = ring->slots;
+  t.mask = ring->mask;
+  t.tail = 0;
+  t.tail_limit = kRingSlots;
+  t.serial = serial;
+  t.entry_pc = entry_pc;
+  t.tid = gettid();
+  t.ignore_depth = 0;
+  ComputeStack(t);
+  t.stack_filter_bytes = Config().stack_accesses ? 0 : t.stack_bytes;
+  t.open_gates = 0;
+  InstallAltStack();
+  if (exit_key_created) pthread_setspecific(exit_key, &first_round_marker);
+  RememberThreadHandle(pthread_self(), serial);
+  PublishRing(ring);
+  return true;
+}
+
+void BeginRecordingCurrentThread() {
+  ThreadState& t = tls_thread;
+  if (t.ring == nullptr) return;
+  EmitStamped(t, EventKind::kThreadBegin, 0, 0, 0, t.entry_pc);
+  t.open_gates = OpenGatesFor(t);
+  t.gates = t.open_gates;
+}
+
+void EndCurrentThread() {
+  ThreadState& t = tls_thread;
+  if (t.ring == nullptr || !(t.open_gates & kGateEvents)) return;
+  EmitStamped(t, EventKind::kFree, 0, t.stack_lo, t.stack_bytes, t.entry_pc);
+  EmitStamped(t, EventKind::kThreadEnd, 0, 0, 0, t.entry_pc);
+  t.gates = 0;
+  t.open_gates = 0;
+  ThreadRing* ring = t.ring;
+  t.ring = nullptr;
+  ring->finished.store(true, std::memory_order_release);  // the writer frees it once drained
+  ForgetThreadHandleIfDetached(pthread_self());
+  RuntimeScope scope;
+  RemoveAltStack();
+}
+
+void IgnoreAccessesBegin() {
+  ThreadState& t = tls_thread;
+  if (t.ignore_depth++ == 0) {
+    t.open_gates &= ~kGateAccesses;
+    t.gates &= ~kGateAccesses;
+  }
+}
+
+void IgnoreAccessesEnd() {
+  ThreadState& t = tls_thread;
+  if (t.ignore_depth == 0) return;
+  if (--t.ignore_depth == 0 && (t.open_gates & kGateEvents)) {
+    t.open_gates |= kGateAccesses;
+    t.gates |= kGateAccesses;
+  }
+}
+
+}  // namespace pecan::rt

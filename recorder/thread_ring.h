@@ -1,0 +1,36 @@
+// The single-producer ring one instrumented thread appends its slots to and the background
+// writer drains. Allocated with mmap so the runtime's own memory never shows up as ALLOC/FREE.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "recorder/event_slot.h"
+
+namespace pecan::rt {
+
+// 64 Ki slots = 1 MiB per thread (touched lazily). At the limit the producing thread waits for
+// the writer to drain its own ring; it never waits on another thread.
+inline constexpr uint64_t kRingSlots = uint64_t{1} << 16;
+
+struct ThreadRing {
+  Slot* slots = nullptr;
+  uint64_t mask = kRingSlots - 1;
+  uint32_t serial = 0;  // creation serial of the owning thread (0 = the first recorded thread)
+
+  alignas(64) std::atomic<uint64_t> tail{0};  // slots published by the producer
+  alignas(64) std::atomic<uint64_t> head{0};  // slots consumed by the writer
+  std::atomic<bool> finished{false};          // set after the thread's last slot is published
+  ThreadRing* next_pending = nullptr;         // link in the registration list
+};
+
+// Both return/take memory obtained from mmap; CreateRing returns nullptr when out of memory.
+ThreadRing* CreateRing(uint32_t serial);
+void DestroyRing(ThreadRing* ring);
+
+// Registration: producers push new rings; the writer takes the whole list in creation order.
+void PublishRing(ThreadRing* ring);
+ThreadRing* TakePublishedRings();  // oldest first, linked by next_pending
+void ForgetPublishedRings();       // fork child: the parent's threads do not exist here
+
+}  // namespace pecan::rt

@@ -1,0 +1,59 @@
+// The slow paths of event emission: waiting for ring space and appending stamped events.
+// See thread_state.h for the slot discipline and why gates are closed while appending.
+#include "recorder/thread_state.h"
+
+#include <sched.h>
+#include <time.h>
+
+#include "recorder/global_stamp.h"
+
+namespace pecan::rt {
+
+thread_local ThreadState tls_thread __attribute__((tls_model("initial-exec")));
+std::atomic<bool> recording_closed{false};
+std::atomic<uint64_t> dropped_events{0};
+GlobalStamp global_stamp;
+
+bool WaitForRingSpace(ThreadState& t, uint64_t slots) {
+  for (uint32_t attempt = 0;; ++attempt) {
+    t.tail_limit = t.ring->head.load(std::memory_order_acquire) + kRingSlots;
+    if (t.tail + slots <= t.tail_limit) return true;
+    // After the end of the recording events are no longer wanted, so nothing is lost.
+    if (recording_closed.load(std::memory_order_relaxed)) return false;
+    // The writer drains this ring on its next pass; back off from spinning to sleeping.
+    if (attempt < 64) {
+      __builtin_ia32_pause();
+    } else if (attempt < 256) {
+      sched_yield();
+    } else {
+      timespec pause{0, 50 * 1000};
+      nanosleep(&pause, nullptr);
+    }
+  }
+}
+
+bool BeginStamped(ThreadState& t, uint32_t& saved_gates) {
+  saved_gates = t.gates;
+  t.gates = 0;
+  CompilerBarrier();
+  return t.tail + 2 <= t.tail_limit || WaitForRingSpace(t, 2);
+}
+
+void CommitStamped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t target, uint64_t size,
+                   uint64_t pc) {
+  const uint64_t stamp = TakeStamp();
+  t.slots[t.tail & t.mask] = Slot{PackStampWord(kind, flags, stamp), pc};
+  t.slots[(t.tail + 1) & t.mask] = Slot{target, size};
+  t.tail += 2;
+  t.ring->tail.store(t.tail, std::memory_order_release);
+}
+
+void EmitStamped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t target, uint64_t size,
+                 uint64_t pc) {
+  // Scheduler hook goes here (replay): the thread waits for its turn before the event.
+  uint32_t saved;
+  if (BeginStamped(t, saved)) CommitStamped(t, kind, flags, target, size, pc);
+  EndStamped(t, saved);
+}
+
+}  // namespace pecan::rt

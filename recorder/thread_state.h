@@ -1,0 +1,157 @@
+// Per-thread recorder state (initial-exec TLS) and the one choke point every event of a thread
+// passes: EmitPlain / EmitStamped append slots to the thread's own ring, without locks or malloc.
+#pragma once
+
+#include <sys/types.h>
+
+#include <atomic>
+#include <cstdint>
+
+#include "recorder/event_slot.h"
+#include "recorder/thread_ring.h"
+
+namespace pecan::rt {
+
+// Gate bits: an event is recorded only when its gate is open. All gates are closed in off mode,
+// in threads the recorder does not follow, inside the runtime's own code, while the thread is
+// in the middle of appending (so a signal handler cannot interleave a half-written slot), and
+// after the thread's THREAD_END.
+inline constexpr uint32_t kGateAccesses = 1;  // plain READ/WRITE (closed by ignore annotations)
+inline constexpr uint32_t kGateEvents = 2;    // synchronization, atomics, allocation, ...
+inline constexpr uint32_t kGateFuncs = 4;     // FUNC_ENTRY/FUNC_EXIT (PECAN_FUNC_EVENTS)
+
+struct ThreadState {
+  uint32_t gates;       // what is recorded right now
+  uint32_t open_gates;  // what this thread records when not suppressed (ignore/runtime scope)
+  uint64_t stack_lo;    // accesses in [stack_lo, stack_lo + stack_filter_bytes) dropped
+  uint64_t stack_filter_bytes;  // 0 when PECAN_STACK_ACCESSES=1
+  Slot* slots;
+  uint64_t mask;
+  uint64_t tail;        // next slot to write (private copy of ring->tail)
+  uint64_t tail_limit;  // tail may grow up to here before the ring's head must be re-read
+  ThreadRing* ring;
+  uint64_t stack_bytes;  // size of the thread's stack, for the FREE at THREAD_END
+  uint64_t entry_pc;     // the thread's start routine: site of THREAD_BEGIN/THREAD_END
+  uint32_t serial;
+  uint32_t ignore_depth;
+  pid_t tid;
+};
+
+extern thread_local ThreadState tls_thread __attribute__((tls_model("initial-exec")));
+
+// Stops the writer from waiting forever: once set, a full ring drops events instead of waiting.
+extern std::atomic<bool> recording_closed;
+// Events recorded before the end that could not be written (a stamp given up at a crash).
+extern std::atomic<uint64_t> dropped_events;
+
+// Waits until `slots` more slots fit into the thread's ring. False when recording has closed.
+bool WaitForRingSpace(ThreadState& t, uint64_t slots);
+
+inline void CompilerBarrier() {
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+}
+
+// Appends one plain event. The gates are closed while the slot is written, so an instrumented
+// signal handler that interrupts us records nothing instead of corrupting the ring.
+inline void EmitPlain(ThreadState& t, uint64_t word, uint64_t pc) {
+  const uint32_t saved = t.gates;
+  t.gates = 0;
+  CompilerBarrier();
+  if (__builtin_expect(t.tail + 1 > t.tail_limit, 0) && !WaitForRingSpace(t, 1)) {
+    CompilerBarrier();
+    t.gates = saved;
+    return;
+  }
+  Slot& slot = t.slots[t.tail & t.mask];
+  slot.word = word;
+  slot.pc = pc;
+  t.ring->tail.store(++t.tail, std::memory_order_release);
+  CompilerBarrier();
+  t.gates = saved;
+}
+
+// Plain memory access of `size` bytes (size > 0).
+inline void RecordAccess(EventKind kind, uint64_t addr, uint64_t size, uint64_t pc) {
+  ThreadState& t = tls_thread;
+  if (__builtin_expect(!(t.gates & kGateAccesses), 0)) return;
+  if (addr - t.stack_lo < t.stack_filter_bytes) return;
+  if (__builtin_expect(size <= kMaxInlineSize, 1)) {
+    EmitPlain(t, PackPlainWord(kind, 0, size, addr), pc);
+    return;
+  }
+  // Wide range: header slot with size 0, then the size. Both go in one append.
+  const uint32_t saved = t.gates;
+  t.gates = 0;
+  CompilerBarrier();
+  if (t.tail + 2 <= t.tail_limit || WaitForRingSpace(t, 2)) {
+    t.slots[t.tail & t.mask] = Slot{PackPlainWord(kind, 0, 0, addr), pc};
+    t.slots[(t.tail + 1) & t.mask] = Slot{size, 0};
+    t.tail += 2;
+    t.ring->tail.store(t.tail, std::memory_order_release);
+  }
+  CompilerBarrier();
+  t.gates = saved;
+}
+
+// Stamped events in three steps, so an atomic operation can run between reserving space and
+// taking its stamp (both under the atomic's stripe lock). Usage:
+//   uint32_t saved; if (BeginStamped(t, saved)) { ...; CommitStamped(t, ...); } EndStamped(t,
+//   saved);
+// BeginStamped closes the gates and makes room for two slots; it returns false if the event
+// must be dropped (recording closed). No waiting happens between the stamp and the publication,
+// which is what lets the writer wait for exactly the next stamp.
+bool BeginStamped(ThreadState& t, uint32_t& saved_gates);
+void CommitStamped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t target, uint64_t size,
+                   uint64_t pc);
+inline void EndStamped(ThreadState& t, uint32_t saved_gates) {
+  CompilerBarrier();
+  t.gates = saved_gates;
+}
+
+// The choke point for every synchronization-like event: takes the next global stamp and
+// appends it. Callers invoke it while the synchronization is held (after acquiring, before
+// releasing). The replayer's scheduler hook for non-blocking events goes here, before the
+// event takes effect.
+void EmitStamped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t target, uint64_t size,
+                 uint64_t pc);
+
+// Convenience for interposers: records `kind` if the calling thread records events.
+inline void RecordSync(EventKind kind, uint8_t flags, uint64_t target, uint64_t size, uint64_t pc) {
+  ThreadState& t = tls_thread;
+  if (!(t.gates & kGateEvents)) return;
+  EmitStamped(t, kind, flags, target, size, pc);
+}
+
+inline bool ThreadRecordsEvents() {
+  return (tls_thread.gates & kGateEvents) != 0;
+}
+
+// Closes every gate of the calling thread for the scope's lifetime: the runtime's own work
+// (allocations of the writer, dlsym, thread bookkeeping) never appears in the trace.
+class RuntimeScope {
+ public:
+  RuntimeScope() : saved_(tls_thread.gates) {
+    tls_thread.gates = 0;
+    CompilerBarrier();
+  }
+  ~RuntimeScope() {
+    CompilerBarrier();
+    tls_thread.gates = saved_;
+  }
+  RuntimeScope(const RuntimeScope&) = delete;
+  RuntimeScope& operator=(const RuntimeScope&) = delete;
+
+ private:
+  uint32_t saved_;
+};
+
+// Hooks for the replayer around blocking synchronization calls (lock, wait, join, barrier,
+// semaphore). The scheduler hook goes here: BeforeBlockingSync runs before the real call,
+// AfterBlockingSync after it returns. Recording needs nothing here.
+inline void BeforeBlockingSync(EventKind upcoming, uint64_t target) {
+  (void)upcoming;
+  (void)target;
+}
+inline void AfterBlockingSync() {}
+
+}  // namespace pecan::rt

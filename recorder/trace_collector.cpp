@@ -1,0 +1,361 @@
+// The writer thread's merge loop. Invariant it relies on: a thread that took stamp s publishes
+// it without waiting (it reserved ring space first), and everything a ring holds before a
+// stamped event with stamp s can be written once every stamp below s has been written.
+#include "recorder/trace_collector.h"
+
+#include <signal.h>
+#include <time.h>
+
+#include <algorithm>
+#include <exception>
+#include <limits>
+
+#include "recorder/global_stamp.h"
+#include "recorder/real_functions.h"
+#include "recorder/runtime_messages.h"
+#include "recorder/thread_state.h"
+#include "trace_format/error.h"
+
+namespace pecan::rt {
+namespace {
+
+constexpr size_t kBatchEvents = 4096;
+constexpr int64_t kFlushIntervalNs = 1'000'000'000;  // bounds what kill -9 loses to ~1 s
+constexpr int64_t kGiveUpStampNs = 250'000'000;      // final drain: a stamp that never comes
+
+int64_t MonotonicNs() {
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return int64_t(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+void SleepNs(int64_t ns) {
+  timespec pause{ns / 1'000'000'000, ns % 1'000'000'000};
+  nanosleep(&pause, nullptr);
+}
+
+TraceWriterOptions WriterOptions(const RuntimeConfig& config) {
+  TraceWriterOptions options;
+  options.chunk_events = config.chunk_events;
+  options.zstd_level = config.zstd_level;
+  return options;
+}
+
+}  // namespace
+
+TraceCollector::TraceCollector(const RuntimeConfig& config, const TraceMeta& meta)
+    : config_(config),
+      writer_(config.trace_path, meta, WriterOptions(config)),
+      sites_(
+          [this](const LoadedModule& module) {
+            writer_.AddModule(
+                ModuleInfo{module.id, module.path, module.load_address, module.build_id});
+          },
+          [this](SiteId id, const SiteInfo& info) { writer_.AddSite(id, info); }) {
+  batch_.reserve(kBatchEvents);
+  sites_.ScanModules();
+  last_flush_ns_ = MonotonicNs();
+}
+
+TraceCollector::~TraceCollector() = default;
+
+bool TraceCollector::StartThread() {
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  int error = REAL(pthread_create)(&thread_, &attr, &TraceCollector::ThreadMain, this);
+  pthread_attr_destroy(&attr);
+  thread_started_ = error == 0;
+  return thread_started_;
+}
+
+bool TraceCollector::OnWriterThread() const {
+  return thread_started_ && pthread_equal(thread_, pthread_self());
+}
+
+void* TraceCollector::ThreadMain(void* self) {
+  // Asynchronous signals are for the program's threads; a fault in here still kills us.
+  sigset_t async_signals;
+  sigfillset(&async_signals);
+  for (int sync_signal : {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGTRAP, SIGSYS}) {
+    sigdelset(&async_signals, sync_signal);
+  }
+  pthread_sigmask(SIG_BLOCK, &async_signals, nullptr);
+  static_cast<TraceCollector*>(self)->Run();
+  return nullptr;
+}
+
+void TraceCollector::Run() {
+  int64_t idle_ns = 0;
+  while (state_.load(std::memory_order_acquire) == kRunning) {
+    bool progress = !write_failed_ && Pass(std::numeric_limits<uint64_t>::max());
+    if (progress) {
+      idle_ns = 0;
+    } else {
+      // Waiting for the next stamp or for new events: spin briefly, then sleep a little longer
+      // each time, up to 1 ms (producers never wait for us unless their ring is full).
+      idle_ns = idle_ns == 0 ? 20'000 : std::min<int64_t>(idle_ns * 2, 1'000'000);
+      SleepNs(idle_ns);
+    }
+    if (events_since_flush_ > 0 && MonotonicNs() - last_flush_ns_ > kFlushIntervalNs) FlushFile();
+    if (pause_requested_.load(std::memory_order_acquire)) {
+      FlushFile();
+      paused_.store(true, std::memory_order_release);
+      while (pause_requested_.load(std::memory_order_acquire)) SleepNs(20'000);
+      paused_.store(false, std::memory_order_release);
+    }
+  }
+  FinalDrain();
+  state_.store(kDone, std::memory_order_release);
+}
+
+void TraceCollector::FlushFile() {
+  if (write_failed_) return;
+  try {
+    FlushBatch();
+    writer_.Flush();
+  } catch (const std::exception& error) {
+    RuntimeMessage("cannot write the trace: ", error.what());
+    write_failed_ = true;
+    recording_closed.store(true, std::memory_order_relaxed);
+  }
+  events_since_flush_ = 0;
+  last_flush_ns_ = MonotonicNs();
+}
+
+void TraceCollector::PauseForFork() {
+  if (!thread_started_ || OnWriterThread()) return;
+  pause_requested_.store(true, std::memory_order_release);
+  while (!paused_.load(std::memory_order_acquire) &&
+         state_.load(std::memory_order_acquire) == kRunning) {
+    SleepNs(20'000);
+  }
+}
+
+void TraceCollector::ResumeAfterFork() {
+  pause_requested_.store(false, std::memory_order_release);
+}
+
+bool TraceCollector::Finish(const ProgramExitInfo& exit, int64_t max_wait_ms) {
+  if (!finish_claimed_.exchange(true, std::memory_order_acq_rel)) {
+    exit_ = exit;
+    // From now on a full ring drops events instead of waiting for a writer that stops soon.
+    recording_closed.store(true, std::memory_order_release);
+    if (!thread_started_) {
+      RuntimeScope scope;
+      FinalDrain();
+      state_.store(kDone, std::memory_order_release);
+      return true;
+    }
+    state_.store(kFinishRequested, std::memory_order_release);
+  }
+  if (OnWriterThread()) return finished();
+  const int64_t deadline = MonotonicNs() + max_wait_ms * 1'000'000;
+  while (!finished()) {
+    if (MonotonicNs() > deadline) return false;
+    SleepNs(200'000);
+  }
+  return true;
+}
+
+void TraceCollector::FinalDrain() {
+  if (!write_failed_) {
+    // Everything stamped before the end was requested belongs in the trace. A stamp whose
+    // thread died between taking it and publishing it (a crash) is given up after a while.
+    const uint64_t limit = StampsTaken();
+    int64_t last_progress = MonotonicNs();
+    while (next_stamp_ < limit) {
+      if (Pass(limit)) {
+        last_progress = MonotonicNs();
+        continue;
+      }
+      if (MonotonicNs() - last_progress > kGiveUpStampNs) {
+        ++next_stamp_;
+        ++given_up_stamps_;
+        last_progress = MonotonicNs();
+        continue;
+      }
+      SleepNs(50'000);
+    }
+    Pass(limit);  // the plain events published up to now
+  }
+  WriteFooter();
+}
+
+void TraceCollector::WriteFooter() {
+  if (write_failed_) return;
+  try {
+    FlushBatch();
+    writer_.Finish(exit_, dropped_events.load(std::memory_order_relaxed) + given_up_stamps_);
+  } catch (const std::exception& error) {
+    RuntimeMessage("cannot finish the trace: ", error.what());
+    write_failed_ = true;
+  }
+}
+
+bool TraceCollector::Pass(uint64_t stamp_limit) {
+  bool progress = false;
+  try {
+    AdoptNewRings();
+    for (size_t i = 0; i < cursors_.size(); ++i) {
+      if (!cursors_[i].blocked) progress |= DrainPlain(i);
+    }
+    while (!blocked_.empty()) {
+      BlockedHead top = blocked_.top();
+      if (top.stamp > next_stamp_ || top.stamp >= stamp_limit) break;
+      blocked_.pop();
+      RingCursor& cursor = cursors_[top.cursor];
+      if (top.stamp < next_stamp_) {
+        // A stamp given up at a crash that was published after all: too late to place it.
+        cursor.head += 2;
+        dropped_events.fetch_add(1, std::memory_order_relaxed);
+      } else {
+        EmitStampedHead(cursor);
+        ++next_stamp_;
+      }
+      cursor.blocked = false;
+      DrainPlain(top.cursor);
+      progress = true;
+    }
+    FlushBatch();
+    ReleaseFinishedRings();
+  } catch (const std::exception& error) {
+    RuntimeMessage("cannot write the trace: ", error.what());
+    write_failed_ = true;
+    recording_closed.store(true, std::memory_order_relaxed);
+  }
+  return progress;
+}
+
+void TraceCollector::AdoptNewRings() {
+  for (ThreadRing* ring = TakePublishedRings(); ring != nullptr;) {
+    ThreadRing* next = ring->next_pending;
+    RingCursor cursor;
+    cursor.ring = ring;
+    cursor.head = ring->head.load(std::memory_order_relaxed);
+    cursors_.push_back(cursor);
+    ring = next;
+  }
+}
+
+bool TraceCollector::DrainPlain(size_t cursor_index) {
+  RingCursor& cursor = cursors_[cursor_index];
+  ThreadRing& ring = *cursor.ring;
+  const uint64_t tail = ring.tail.load(std::memory_order_acquire);
+  const uint64_t start = cursor.head;
+  while (cursor.head < tail) {
+    const Slot& slot = ring.slots[cursor.head & ring.mask];
+    const EventKind kind = SlotKind(slot.word);
+    if (IsStampedKind(kind)) {
+      cursor.blocked = true;
+      cursor.blocked_stamp = SlotLow48(slot.word);
+      blocked_.push(BlockedHead{cursor.blocked_stamp, cursor_index});
+      break;
+    }
+    uint64_t size = SlotInlineSize(slot.word);
+    uint64_t used = 1;
+    if (size == 0 && (kind == EventKind::kRead || kind == EventKind::kWrite)) {
+      size = ring.slots[(cursor.head + 1) & ring.mask].word;
+      used = 2;
+    }
+    if (cursor.thread >= 0) {
+      batch_.push_back(Event{ThreadId(cursor.thread), kind, SlotFlags(slot.word),
+                             uint32_t(std::min<uint64_t>(size, UINT32_MAX)), SlotLow48(slot.word),
+                             sites_.Intern(slot.pc)});
+      if (batch_.size() >= kBatchEvents) FlushBatch();
+    }
+    cursor.head += used;
+  }
+  if (cursor.head != start) {
+    ring.head.store(cursor.head, std::memory_order_release);
+    return true;
+  }
+  return false;
+}
+
+void TraceCollector::EmitStampedHead(RingCursor& cursor) {
+  ThreadRing& ring = *cursor.ring;
+  const Slot first = ring.slots[cursor.head & ring.mask];
+  const Slot second = ring.slots[(cursor.head + 1) & ring.mask];
+  cursor.head += 2;
+  ring.head.store(cursor.head, std::memory_order_release);
+
+  const EventKind kind = SlotKind(first.word);
+  Event event;
+  event.kind = kind;
+  event.flags = SlotFlags(first.word);
+  event.addr = second.word;
+  event.size = uint32_t(std::min<uint64_t>(second.pc, UINT32_MAX));
+
+  if (kind == EventKind::kThreadBegin && cursor.thread < 0) {
+    cursor.thread = ThreadOfSerial(ring.serial);
+    if (cursor.thread < 0) {
+      // The first recorded thread, or one whose creator was not recorded: no creation path.
+      ThreadId id = ThreadId(children_of_thread_.size());
+      children_of_thread_.push_back(0);
+      thread_of_serial_[ring.serial] = id;
+      writer_.AddThread(id, ThreadInfo{std::nullopt, 0, "T" + std::to_string(id)});
+      cursor.thread = id;
+    }
+  }
+  if (cursor.thread < 0) {
+    dropped_events.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  event.thread = ThreadId(cursor.thread);
+  if (kind == EventKind::kFork) {
+    event.addr = AssignChild(event.thread, uint32_t(second.word));
+  } else if (kind == EventKind::kJoin) {
+    int64_t child = ThreadOfSerial(uint32_t(second.word));
+    if (child < 0) return;  // joined a thread the recorder never saw start
+    event.addr = uint64_t(child);
+  }
+  event.site = sites_.Intern(first.pc);
+  batch_.push_back(event);
+  if (batch_.size() >= kBatchEvents) FlushBatch();
+}
+
+ThreadId TraceCollector::AssignChild(ThreadId parent, uint32_t child_serial) {
+  ThreadId id = ThreadId(children_of_thread_.size());
+  children_of_thread_.push_back(0);
+  uint32_t ordinal = children_of_thread_[parent]++;
+  thread_of_serial_[child_serial] = id;
+  writer_.AddThread(id, ThreadInfo{parent, ordinal, "T" + std::to_string(id)});
+  return id;
+}
+
+int64_t TraceCollector::ThreadOfSerial(uint32_t serial) const {
+  auto found = thread_of_serial_.find(serial);
+  return found == thread_of_serial_.end() ? -1 : int64_t(found->second);
+}
+
+void TraceCollector::ReleaseFinishedRings() {
+  size_t kept = 0;
+  bool removed = false;
+  for (size_t i = 0; i < cursors_.size(); ++i) {
+    RingCursor& cursor = cursors_[i];
+    bool done = !cursor.blocked && cursor.ring->finished.load(std::memory_order_acquire) &&
+                cursor.head == cursor.ring->tail.load(std::memory_order_acquire);
+    if (done) {
+      DestroyRing(cursor.ring);
+      removed = true;
+      continue;
+    }
+    cursors_[kept++] = cursor;
+  }
+  if (!removed) return;
+  cursors_.resize(kept);
+  // Cursor indices moved: rebuild the queue of blocked heads.
+  blocked_ = {};
+  for (size_t i = 0; i < cursors_.size(); ++i) {
+    if (cursors_[i].blocked) blocked_.push(BlockedHead{cursors_[i].blocked_stamp, i});
+  }
+}
+
+void TraceCollector::FlushBatch() {
+  if (batch_.empty()) return;
+  writer_.Append(batch_.data(), batch_.size());
+  events_since_flush_ += batch_.size();
+  batch_.clear();
+}
+
+}  // namespace pecan::rt

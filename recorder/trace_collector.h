@@ -1,0 +1,103 @@
+// The background writer: merges every thread's ring into one global order (stamped events in
+// stamp order, each thread's plain events between its neighbouring stamped events) and encodes
+// it with pecan::TraceWriter. Its own thread never appears in the trace.
+#pragma once
+
+#include <pthread.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <queue>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "recorder/runtime_config.h"
+#include "recorder/site_table.h"
+#include "recorder/thread_ring.h"
+#include "trace_format/trace.h"
+#include "trace_format/trace_writer.h"
+
+namespace pecan::rt {
+
+class TraceCollector {
+ public:
+  // Creates the trace file and writes its header. Throws PecanError when it cannot.
+  TraceCollector(const RuntimeConfig& config, const TraceMeta& meta);
+  ~TraceCollector();
+  TraceCollector(const TraceCollector&) = delete;
+  TraceCollector& operator=(const TraceCollector&) = delete;
+
+  // Starts the writer thread. False when no thread could be created (then Finish drains inline).
+  bool StartThread();
+
+  // Ends the recording: everything stamped so far and every plain event before it is written,
+  // then the footer with `exit`. Any thread may call it, also from a signal handler (the writer
+  // thread does the work); later callers wait for the first. Returns false when the trace could
+  // not be completed within `max_wait_ms` (the writer is then still finishing).
+  bool Finish(const ProgramExitInfo& exit, int64_t max_wait_ms);
+
+  // Around fork(): the writer writes out the trace file's stdio buffer and waits, so a forked
+  // child inherits an empty buffer (its exit() would otherwise write our bytes a second time).
+  void PauseForFork();
+  void ResumeAfterFork();
+
+  bool finished() const { return state_.load(std::memory_order_acquire) == kDone; }
+  bool OnWriterThread() const;
+
+ private:
+  struct RingCursor {
+    ThreadRing* ring = nullptr;
+    uint64_t head = 0;     // next slot to read
+    bool blocked = false;  // head is a stamped event waiting for its turn
+    uint64_t blocked_stamp = 0;
+    int64_t thread = -1;  // dense trace id, known from its THREAD_BEGIN on
+  };
+  struct BlockedHead {
+    uint64_t stamp;
+    size_t cursor;
+    bool operator>(const BlockedHead& other) const { return stamp > other.stamp; }
+  };
+
+  static void* ThreadMain(void* self);
+  void Run();
+  void FinalDrain();
+  // One merge pass. Stamped events with a stamp >= stamp_limit stay in their rings.
+  bool Pass(uint64_t stamp_limit);
+  void AdoptNewRings();
+  bool DrainPlain(size_t cursor_index);
+  void EmitStampedHead(RingCursor& cursor);
+  void ReleaseFinishedRings();
+  void FlushBatch();
+  void FlushFile();
+  void WriteFooter();
+  ThreadId AssignChild(ThreadId parent, uint32_t child_serial);
+  int64_t ThreadOfSerial(uint32_t serial) const;
+
+  enum State : int { kRunning = 0, kFinishRequested = 1, kDone = 2 };
+
+  RuntimeConfig config_;
+  TraceWriter writer_;
+  SiteTable sites_;
+  std::vector<RingCursor> cursors_;
+  std::priority_queue<BlockedHead, std::vector<BlockedHead>, std::greater<>> blocked_;
+  std::vector<Event> batch_;
+  uint64_t next_stamp_ = 0;
+  std::unordered_map<uint32_t, ThreadId> thread_of_serial_;
+  std::vector<uint32_t> children_of_thread_;  // indexed by ThreadId: FORKs seen so far
+  uint64_t given_up_stamps_ = 0;
+  uint64_t events_since_flush_ = 0;
+  int64_t last_flush_ns_ = 0;
+  bool write_failed_ = false;
+
+  pthread_t thread_{};
+  bool thread_started_ = false;
+  std::atomic<bool> pause_requested_{false};
+  std::atomic<bool> paused_{false};
+  std::atomic<bool> finish_claimed_{false};  // the first Finish() caller sets exit_
+  std::atomic<int> state_{kRunning};
+  ProgramExitInfo exit_{};
+};
+
+}  // namespace pecan::rt
