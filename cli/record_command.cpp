@@ -1,0 +1,396 @@
+// `pecan record`: runs a program built for pecan with the runtime in record mode, passes its
+// stdin/stdout/stderr and exit status through, then says where the trace went and what it holds.
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/command.h"
+#include "trace_format/error.h"
+#include "trace_format/trace_reader.h"
+
+extern char** environ;
+
+namespace pecan::cli {
+namespace {
+
+constexpr const char* kRuntimeLibrary = "libpecan_rt.so";
+
+constexpr const char* kBuildHelp = R"(How to build PROGRAM for recording:
+  pecan-cc / pecan-c++ compile and link like cc / c++:   pecan-cc -g -O2 -pthread app.c -o app
+  any build system:                                      CC=pecan-cc CXX=pecan-c++ make
+  CMake:  find_package(pecan)  then  pecan_instrument(app))";
+
+constexpr const char* kEnvironmentHelp = R"(The runtime (libpecan_rt.so) takes its instructions from the environment, so a test harness can
+record without `pecan record` by setting these variables itself:
+  PECAN_MODE=record        record (default `off`: the program runs normally)
+  PECAN_TRACE=FILE         the trace file; %p = pid, %n = program name
+                           (default pecan-%n-%p.pecan; `pecan record` sets it from -o)
+  PECAN_FUNC_EVENTS=0|1    function entry/exit events (default 1)             --no-func-events
+  PECAN_STACK_ACCESSES=0|1 accesses to the thread's own stack (default 0)     --stack-accesses
+  PECAN_CHUNK_EVENTS=N     events per trace chunk (default 65536)             --chunk-events
+  PECAN_ZSTD_LEVEL=N       zstd level of the chunks (default 3)               --zstd-level
+  PECAN_FORK=stop|follow   a forked child records nothing (stop, default) or into its own file,
+                           the trace name + .child-<pid> (follow)             --fork
+  PECAN_QUIET=1            silences the runtime's own messages                --quiet
+Replay uses PECAN_MODE=replay, PECAN_CLIP and PECAN_VERDICT (see `pecan replay --help`).)";
+
+struct RecordOptions {
+  std::string output;
+  bool no_func_events = false;
+  bool stack_accesses = false;
+  std::optional<uint32_t> chunk_events;
+  std::optional<int> zstd_level;
+  std::string fork_policy;
+  bool quiet = false;
+  std::vector<std::string> command;
+};
+
+bool IsExecutableFile(const std::string& path) {
+  struct stat info;
+  return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
+         ::access(path.c_str(), X_OK) == 0;
+}
+
+// The file execvp would run for `program`: a path as given, or the first match in PATH.
+std::string FindProgram(const std::string& program) {
+  if (program.find('/') != std::string::npos) {
+    if (!IsExecutableFile(program)) {
+      throw PecanError("record: " + program + ": no such executable file");
+    }
+    return program;
+  }
+  const char* path = std::getenv("PATH");
+  std::string directories = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= directories.size()) {
+    size_t end = directories.find(':', start);
+    if (end == std::string::npos) end = directories.size();
+    std::string directory = directories.substr(start, end - start);
+    std::string candidate = (directory.empty() ? "." : directory) + "/" + program;
+    if (IsExecutableFile(candidate)) return candidate;
+    start = end + 1;
+  }
+  throw PecanError("record: " + program + ": not found in PATH");
+}
+
+// What the program's ELF file says about how it was built.
+struct ProgramBuild {
+  bool is_elf = false;
+  bool loads_runtime = false;       // DT_NEEDED names libpecan_rt.so
+  bool loads_tsan_runtime = false;  // DT_NEEDED names libtsan.so.*
+  bool calls_instrumentation =
+      false;  // its own code calls __tsan_* (compiled with -fsanitize=thread)
+};
+
+ProgramBuild InspectProgram(const std::string& path) {
+  ProgramBuild build;
+  elf_version(EV_CURRENT);
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return build;
+  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
+  if (elf != nullptr && elf_kind(elf) == ELF_K_ELF) {
+    build.is_elf = true;
+    for (Elf_Scn* section = elf_nextscn(elf, nullptr); section;
+         section = elf_nextscn(elf, section)) {
+      GElf_Shdr header;
+      if (gelf_getshdr(section, &header) == nullptr) continue;
+      Elf_Data* data = elf_getdata(section, nullptr);
+      if (data == nullptr || header.sh_entsize == 0) continue;
+      size_t count = header.sh_size / header.sh_entsize;
+      if (header.sh_type == SHT_DYNAMIC) {
+        for (size_t i = 0; i < count; ++i) {
+          GElf_Dyn entry;
+          if (gelf_getdyn(data, static_cast<int>(i), &entry) == nullptr || entry.d_tag != DT_NEEDED)
+            continue;
+          const char* name = elf_strptr(elf, header.sh_link, entry.d_un.d_val);
+          if (name == nullptr) continue;
+          std::string needed = name;
+          build.loads_runtime |= needed == kRuntimeLibrary;
+          build.loads_tsan_runtime |= needed.rfind("libtsan.so", 0) == 0;
+        }
+      } else if (header.sh_type == SHT_DYNSYM || header.sh_type == SHT_SYMTAB) {
+        for (size_t i = 0; i < count && !build.calls_instrumentation; ++i) {
+          GElf_Sym symbol;
+          if (gelf_getsym(data, static_cast<int>(i), &symbol) == nullptr) continue;
+          const char* name = elf_strptr(elf, header.sh_link, symbol.st_name);
+          build.calls_instrumentation = name != nullptr && std::strcmp(name, "__tsan_init") == 0;
+        }
+      }
+    }
+  }
+  if (elf != nullptr) elf_end(elf);
+  ::close(fd);
+  return build;
+}
+
+bool RuntimePreloaded() {
+  const char* preload = std::getenv("LD_PRELOAD");
+  return preload != nullptr && std::strstr(preload, kRuntimeLibrary) != nullptr;
+}
+
+// Explains why `program` cannot be recorded and how to build it; empty when it can be.
+std::string WhyNotRecordable(const std::string& program, const ProgramBuild& build) {
+  if (!build.is_elf || build.loads_runtime || RuntimePreloaded()) return {};
+  if (build.loads_tsan_runtime) {
+    return program +
+           " was linked with ThreadSanitizer's runtime (-fsanitize=thread at link "
+           "time), not pecan's: relink it with pecan-cc / pecan-c++ or pecan_instrument()";
+  }
+  return program + " was not built for recording (it does not load " + kRuntimeLibrary +
+         "): build it with pecan-cc / pecan-c++ or pecan_instrument()";
+}
+
+// "%p" -> the pid, "%n" -> the program's base name, as the runtime would; anything else stays.
+std::string ExpandTracePattern(const std::string& pattern, pid_t pid, const std::string& program) {
+  std::string result;
+  for (size_t i = 0; i < pattern.size(); ++i) {
+    if (pattern[i] == '%' && i + 1 < pattern.size() &&
+        (pattern[i + 1] == 'p' || pattern[i + 1] == 'n')) {
+      result += pattern[i + 1] == 'p' ? std::to_string(pid)
+                                      : std::filesystem::path(program).filename().string();
+      ++i;
+    } else {
+      result += pattern[i];
+    }
+  }
+  return result;
+}
+
+std::map<std::string, std::string> RuntimeEnvironment(const RecordOptions& options,
+                                                      const std::string& trace) {
+  std::map<std::string, std::string> environment{{"PECAN_MODE", "record"}, {"PECAN_TRACE", trace}};
+  if (options.no_func_events) environment["PECAN_FUNC_EVENTS"] = "0";
+  if (options.stack_accesses) environment["PECAN_STACK_ACCESSES"] = "1";
+  if (options.chunk_events)
+    environment["PECAN_CHUNK_EVENTS"] = std::to_string(*options.chunk_events);
+  if (options.zstd_level) environment["PECAN_ZSTD_LEVEL"] = std::to_string(*options.zstd_level);
+  if (!options.fork_policy.empty()) environment["PECAN_FORK"] = options.fork_policy;
+  if (options.quiet) environment["PECAN_QUIET"] = "1";
+  return environment;
+}
+
+std::vector<std::string> MergedEnvironment(const std::map<std::string, std::string>& overrides) {
+  std::vector<std::string> result;
+  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
+    std::string text(*entry);
+    if (overrides.count(text.substr(0, text.find('='))) == 0) result.push_back(std::move(text));
+  }
+  for (const auto& [name, value] : overrides) result.push_back(name + "=" + value);
+  return result;
+}
+
+std::vector<char*> CStrings(std::vector<std::string>& strings) {
+  std::vector<char*> pointers;
+  for (std::string& text : strings) pointers.push_back(text.data());
+  pointers.push_back(nullptr);
+  return pointers;
+}
+
+volatile sig_atomic_t recorded_child = 0;
+
+// A termination request for `pecan record` goes to the program, which then ends and flushes.
+void ForwardSignalToChild(int signal_number) {
+  if (recorded_child > 0) ::kill(recorded_child, signal_number);
+}
+
+// Runs `program` with `argv` and the environment, in our process group (so the terminal's Ctrl-C
+// reaches it and it may read the terminal), and returns its wait status.
+int RunAndWait(const std::string& program, std::vector<std::string> argv,
+               std::vector<std::string> environment, pid_t& pid_out, double& seconds) {
+  std::vector<char*> argv_c = CStrings(argv);
+  std::vector<char*> environment_c = CStrings(environment);
+
+  // While the program runs, Ctrl-C and Ctrl-\ are for it alone; pecan waits to report.
+  struct sigaction ignore {
+  }, forward{}, old_int{}, old_quit{}, old_term{}, old_hup{};
+  ignore.sa_handler = SIG_IGN;
+  forward.sa_handler = ForwardSignalToChild;
+  ::sigaction(SIGINT, &ignore, &old_int);
+  ::sigaction(SIGQUIT, &ignore, &old_quit);
+
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  sigset_t defaults;
+  sigemptyset(&defaults);
+  sigaddset(&defaults, SIGINT);
+  sigaddset(&defaults, SIGQUIT);
+  posix_spawnattr_setsigdefault(&attributes, &defaults);
+  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
+
+  std::cout.flush();
+  std::cerr.flush();
+  auto start = std::chrono::steady_clock::now();
+  pid_t pid = 0;
+  int error =
+      posix_spawn(&pid, program.c_str(), nullptr, &attributes, argv_c.data(), environment_c.data());
+  posix_spawnattr_destroy(&attributes);
+  if (error != 0) {
+    ::sigaction(SIGINT, &old_int, nullptr);
+    ::sigaction(SIGQUIT, &old_quit, nullptr);
+    throw PecanError("record: cannot run " + program + ": " + std::strerror(error));
+  }
+  recorded_child = pid;
+  ::sigaction(SIGTERM, &forward, &old_term);
+  ::sigaction(SIGHUP, &forward, &old_hup);
+
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  recorded_child = 0;
+  ::sigaction(SIGINT, &old_int, nullptr);
+  ::sigaction(SIGQUIT, &old_quit, nullptr);
+  ::sigaction(SIGTERM, &old_term, nullptr);
+  ::sigaction(SIGHUP, &old_hup, nullptr);
+  pid_out = pid;
+  return status;
+}
+
+std::string SignalName(int signal_number) {
+  const char* abbreviation = sigabbrev_np(signal_number);
+  return abbreviation ? std::string("SIG") + abbreviation
+                      : "signal " + std::to_string(signal_number);
+}
+
+std::string HumanBytes(uint64_t bytes) {
+  char text[32];
+  if (bytes >= 10 * 1024 * 1024) {
+    std::snprintf(text, sizeof text, "%.1f MiB", bytes / (1024.0 * 1024.0));
+  } else if (bytes >= 10 * 1024) {
+    std::snprintf(text, sizeof text, "%.1f KiB", bytes / 1024.0);
+  } else {
+    std::snprintf(text, sizeof text, "%llu bytes", static_cast<unsigned long long>(bytes));
+  }
+  return text;
+}
+
+// "pecan: recorded 1234 events of 5 threads in 0.52 s into FILE (12 KiB, 0.9 bytes/event)".
+void ReportTrace(const std::string& trace_path, double seconds) {
+  if (!std::filesystem::exists(trace_path)) {
+    std::cerr
+        << "pecan: warning: the program left no trace at " << trace_path
+        << " (did it replace itself with exec, or was it killed before the runtime started?)\n";
+    return;
+  }
+  try {
+    TraceReader reader(trace_path);
+    uint64_t events = 0;
+    EventBatch batch;
+    while (reader.Next(batch)) events += batch.count();
+    for (const std::string& warning : reader.warnings())
+      std::cerr << "pecan: warning: " << warning << "\n";
+    char rate[64];
+    std::snprintf(rate, sizeof rate, "%.2f s", seconds);
+    char per_event[64];
+    std::snprintf(
+        per_event, sizeof per_event, "%.2f bytes/event",
+        events ? static_cast<double>(reader.file_bytes()) / static_cast<double>(events) : 0.0);
+    std::cerr << "pecan: recorded " << events << " events of " << reader.threads().size()
+              << " threads in " << rate << " into " << trace_path << " ("
+              << HumanBytes(reader.file_bytes()) << ", " << per_event << ")\n";
+    if (reader.meta().dropped_events > 0) {
+      std::cerr << "pecan: warning: the runtime dropped " << reader.meta().dropped_events
+                << " events; the trace is incomplete\n";
+    }
+  } catch (const PecanError& e) {
+    std::cerr << "pecan: warning: the trace at " << trace_path << " cannot be read: " << e.what()
+              << "\n";
+  }
+}
+
+int RunRecord(const RecordOptions& options) {
+  if (options.command.empty())
+    throw PecanError("record: no program given (pecan record -- PROGRAM [ARGS...])");
+  std::string program = FindProgram(options.command.front());
+  ProgramBuild build = InspectProgram(program);
+  if (std::string reason = WhyNotRecordable(options.command.front(), build); !reason.empty()) {
+    std::cerr << "pecan: error: record: " << reason << "\n" << kBuildHelp << "\n";
+    return 2;
+  }
+  if (build.is_elf && !build.calls_instrumentation && !options.quiet) {
+    std::cerr << "pecan: warning: " << options.command.front()
+              << " loads the runtime but its own code is not instrumented (compiled without "
+                 "-fsanitize=thread): only its libraries' accesses and its synchronization are "
+                 "recorded\n";
+  }
+
+  std::string program_name = std::filesystem::path(program).filename().string();
+  std::string pattern =
+      options.output.empty() ? "pecan-" + program_name + ".pecan" : options.output;
+  // The pid is not known before the program starts, so %p names the file only afterwards; the
+  // runtime gets an absolute path because the program may change its working directory.
+  std::string absolute_pattern = std::filesystem::absolute(pattern).string();
+  pid_t pid = 0;
+  double seconds = 0;
+  int status =
+      RunAndWait(program, options.command,
+                 MergedEnvironment(RuntimeEnvironment(options, absolute_pattern)), pid, seconds);
+  std::string trace_path = ExpandTracePattern(pattern, pid, program);
+
+  if (!options.quiet) ReportTrace(trace_path, seconds);
+  if (WIFSIGNALED(status)) {
+    int signal_number = WTERMSIG(status);
+    std::cerr << "pecan: " << options.command.front() << " was killed by "
+              << SignalName(signal_number) << " (" << strsignal(signal_number) << ")"
+              << (WCOREDUMP(status) ? ", core dumped" : "") << "\n";
+    return 128 + signal_number;
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+}
+
+std::function<int()> SetupRecord(CLI::App& app) {
+  auto options = std::make_shared<RecordOptions>();
+  app.add_option("-o,--output", options->output,
+                 "The trace file to write (default: ./pecan-<program>.pecan). %p in the name "
+                 "becomes the program's pid, %n its name");
+  app.add_flag("--no-func-events", options->no_func_events,
+               "Leave out function entry/exit events (smaller trace; reports lose call context)");
+  app.add_flag("--stack-accesses", options->stack_accesses,
+               "Also record accesses to each thread's own stack (off by default: rarely shared, "
+               "and most of the volume)");
+  app.add_option("--chunk-events", options->chunk_events, "Events per trace chunk (default 65536)")
+      ->check(CLI::Range(1u, 1u << 26));
+  app.add_option("--zstd-level", options->zstd_level,
+                 "zstd compression level of the chunks (default 3)")
+      ->check(CLI::Range(-7, 22));
+  app.add_option("--fork", options->fork_policy,
+                 "What a forked child of the program does: stop (record nothing, default) or "
+                 "follow (record into <trace>.child-<pid>)")
+      ->check(CLI::IsMember({"stop", "follow"}));
+  app.add_flag("-q,--quiet", options->quiet,
+               "Print nothing but errors (the runtime's messages included)");
+  app.add_option("command", options->command,
+                 "The program to record and its arguments; put them after -- so their options "
+                 "stay theirs")
+      ->required()
+      ->type_name("PROGRAM [ARGS...]");
+  app.footer(std::string(kBuildHelp) + "\n\n" + kEnvironmentHelp);
+  app.positionals_at_end();
+  return [options] { return RunRecord(*options); };
+}
+
+}  // namespace
+
+PECAN_COMMAND("record",
+              "Run a program built with pecan-cc/pecan_instrument once and record its threads' "
+              "accesses and synchronization into a trace; exits with the program's status",
+              10, SetupRecord);
+
+}  // namespace pecan::cli
