@@ -151,7 +151,7 @@ void WriteSarifReport(std::ostream& out, const Trace& trace, const AnalysisResul
     for (const ReportEvent& event : described.overtaken) {
       json location = Location(event, origin, trace);
       location["id"] = related_id++;
-      location["message"] = {{"text", "the reordering moves past " + event.thread_name + "'s " +
+      location["message"] = {{"text", "reordered around " + event.thread_name + "'s " +
                                           AccessNoun(event.kind) + " here (event " +
                                           std::to_string(event.index) + ")"}};
       related.push_back(std::move(location));

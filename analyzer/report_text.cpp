@@ -45,7 +45,7 @@ void WriteTextReport(std::ostream& out, const Trace& trace, const AnalysisResult
           << LocksText(event.locks_held) << "\n";
     }
     for (const ReportEvent& event : described.overtaken) {
-      out << event.site.where << ": note: the reordering moves past " << event.thread_name << "'s "
+      out << event.site.where << ": note: reordered around " << event.thread_name << "'s "
           << AccessNoun(event.kind) << " of " << Quoted(event.variable) << " here (event "
           << event.index << ")\n";
     }
