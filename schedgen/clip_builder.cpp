@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "trace_format/proto_conversion.h"
+#include "trace_format/version.h"
 
 namespace pecan {
 
@@ -35,6 +36,8 @@ proto::Finding FindingToMessage(const Trace& trace, const LocksetTable& locksets
 proto::Clip ClipFromPlan(const Trace& trace, const LocksetTable& locksets, const Finding& finding,
                          const ClipPlan& plan, const std::string& trace_hash) {
   proto::Clip clip;
+  clip.set_format_major(kClipFormatMajor);
+  clip.set_format_minor(kClipFormatMinor);
   clip.set_trace_hash(trace_hash);
   clip.set_program(trace.meta.program);
   for (const std::string& arg : trace.meta.args) clip.add_args(arg);

@@ -22,12 +22,13 @@ std::string Hex(uint64_t value) {
 }
 
 // Which threads hold which locks, with every (recursive) acquisition still open, innermost last.
+// Entries are reused rather than freed: replaying a million lock events must not allocate.
 class LockBook {
  public:
   struct Hold {
     ThreadId thread = 0;
     bool read_mode = false;
-    std::vector<EventIndex> acquisitions;
+    std::vector<EventIndex> acquisitions;  // empty: a free slot
   };
 
   // The holder that keeps `thread` from taking this acquisition now, if any.
@@ -35,7 +36,7 @@ class LockBook {
     auto it = holds_.find(lock);
     if (it == holds_.end()) return nullptr;
     for (const Hold& h : it->second) {
-      if (h.thread != thread && !(read_mode && h.read_mode)) return &h;
+      if (!h.acquisitions.empty() && h.thread != thread && !(read_mode && h.read_mode)) return &h;
     }
     return nullptr;
   }
@@ -44,43 +45,53 @@ class LockBook {
     auto it = holds_.find(lock);
     if (it == holds_.end()) return false;
     for (const Hold& h : it->second) {
-      if (h.thread == thread) return true;
+      if (!h.acquisitions.empty() && h.thread == thread) return true;
     }
     return false;
   }
 
-  // Applies a lock event; for a release returns the acquisition it closes (if it was held).
-  std::optional<EventIndex> Apply(const Trace& trace, EventIndex e) {
+  // Applies a lock event (acquisition or release; others are ignored).
+  void Apply(const Trace& trace, EventIndex e) {
     const EventKind kind = trace.kind[e];
     const ThreadId t = trace.thread[e];
     if (IsAcquire(kind)) {
       std::vector<Hold>& holders = holds_[trace.addr[e]];
+      Hold* free_slot = nullptr;
       for (Hold& h : holders) {
-        if (h.thread == t) {
+        if (h.acquisitions.empty()) {
+          free_slot = &h;
+        } else if (h.thread == t) {
           h.acquisitions.push_back(e);
-          return std::nullopt;
+          return;
         }
       }
-      holders.push_back(Hold{t, kind == EventKind::kReadLock, {e}});
+      if (!free_slot) free_slot = &holders.emplace_back();
+      free_slot->thread = t;
+      free_slot->read_mode = kind == EventKind::kReadLock;
+      free_slot->acquisitions.push_back(e);
     } else if (IsRelease(kind)) {
-      auto it = holds_.find(trace.addr[e]);
-      if (it == holds_.end()) return std::nullopt;
-      std::vector<Hold>& holders = it->second;
-      for (size_t i = 0; i < holders.size(); ++i) {
-        if (holders[i].thread != t) continue;
-        const EventIndex closed = holders[i].acquisitions.back();
-        holders[i].acquisitions.pop_back();
-        if (holders[i].acquisitions.empty()) holders.erase(holders.begin() + static_cast<long>(i));
-        if (holders.empty()) holds_.erase(it);
-        return closed;
-      }
+      if (Hold* h = Find(t, trace.addr[e])) h->acquisitions.pop_back();
     }
-    return std::nullopt;
   }
 
-  void Clear() { holds_.clear(); }
+  // Forgets an acquisition that is taken back out of the schedule, if it is still held.
+  void Forget(const Trace& trace, EventIndex acquisition) {
+    Hold* h = Find(trace.thread[acquisition], trace.addr[acquisition]);
+    if (!h) return;
+    auto it = std::find(h->acquisitions.begin(), h->acquisitions.end(), acquisition);
+    if (it != h->acquisitions.end()) h->acquisitions.erase(it);
+  }
 
  private:
+  Hold* Find(ThreadId thread, uint64_t lock) {
+    auto it = holds_.find(lock);
+    if (it == holds_.end()) return nullptr;
+    for (Hold& h : it->second) {
+      if (!h.acquisitions.empty() && h.thread == thread) return &h;
+    }
+    return nullptr;
+  }
+
   std::unordered_map<uint64_t, std::vector<Hold>> holds_;
 };
 
@@ -184,9 +195,10 @@ class Run {
     }
     for (const auto& [event, after] : extra_order_) gates_[event].push_back(after);
 
-    // Everything before the first pattern event runs as recorded.
-    steps_.resize(start);
-    for (EventIndex i = 0; i < start; ++i) steps_[i] = i;
+    // Everything before the first pattern event runs as recorded. The schedule rarely grows
+    // past the horizon; reserving that much spares copying millions of steps while it grows.
+    steps_.reserve(horizon_ + 1);
+    for (EventIndex i = 0; i < start; ++i) steps_.push_back(i);
     for (EventIndex i = 0; i < start; ++i) {
       if (IsAcquire(trace_.kind[i]) || IsRelease(trace_.kind[i])) locks_.Apply(trace_, i);
     }
@@ -394,9 +406,33 @@ class Run {
       const auto* holder = locks_.Conflict(w, trace_.addr[acquisition],
                                            trace_.kind[acquisition] == EventKind::kReadLock);
       if (!holder) continue;
-      if (MoveSectionAfter(holder->acquisitions.front(), acquisition)) return true;
+      if (MoveSectionAfter(holder->acquisitions.front(), acquisition,
+                           PatternWaitOf(holder->thread))) {
+        return true;
+      }
     }
     return false;
+  }
+
+  // When thread h is parked at a pattern event, the event the pattern waits for before h can go
+  // on: a section of h moved out of the way is best replayed only after it, as PECAN moves the
+  // OML block to just before v_j — replaying it earlier would only block the lock again.
+  std::optional<EventIndex> PatternWaitOf(ThreadId h) const {
+    if (state_[h] != ThreadState::kWaiting || !HasNext(h)) return std::nullopt;
+    const EventIndex e = Next(h);
+    if (pattern_.adjacent && e == pattern_.events[0]) {
+      const EventIndex second = pattern_.events[1];
+      const uint64_t local = por_.LocalIndex(second);
+      if (local == 0) return std::nullopt;
+      const EventIndex before = por_.ThreadEvents(trace_.thread[second])[local - 1];
+      return Emitted(before) ? std::nullopt : std::optional<EventIndex>(before);
+    }
+    auto it = gates_.find(e);
+    if (it == gates_.end()) return std::nullopt;
+    for (EventIndex g : it->second) {
+      if (!Emitted(g)) return g;
+    }
+    return std::nullopt;
   }
 
   // First local index of each thread at or after which its emitted events depend on a root.
@@ -425,7 +461,61 @@ class Run {
     return cutoff;
   }
 
-  bool MoveSectionAfter(EventIndex acquisition, EventIndex waiter) {
+  // The acquisition of `lock` that thread u holds open just before its `local`-th event.
+  std::optional<EventIndex> OpenAcquisition(ThreadId u, uint64_t local, uint64_t lock) const {
+    const auto& mine = por_.ThreadEvents(u);
+    uint32_t depth = 0;
+    for (uint64_t k = local; k-- > 0;) {
+      const EventIndex x = mine[k];
+      if (trace_.addr[x] != lock) continue;
+      if (IsRelease(trace_.kind[x])) {
+        ++depth;
+      } else if (IsAcquire(trace_.kind[x])) {
+        if (depth == 0) return x;
+        --depth;
+      }
+    }
+    return std::nullopt;
+  }
+
+  // A taken-back release whose acquisition stays in the schedule would leave the lock held for
+  // good (locks that are not nested): that acquisition has to be taken back too.
+  std::optional<EventIndex> ReleaseOfKeptAcquisition(const std::vector<uint64_t>& cutoff) const {
+    std::unordered_map<uint64_t, uint32_t> open;  // lock -> acquisitions taken back, not released
+    for (ThreadId u = 0; u < thread_count_; ++u) {
+      const auto& mine = por_.ThreadEvents(u);
+      open.clear();
+      for (uint64_t k = cutoff[u]; k < ptr_[u]; ++k) {
+        const EventIndex e = mine[k];
+        if (IsAcquire(trace_.kind[e])) {
+          ++open[trace_.addr[e]];
+        } else if (IsRelease(trace_.kind[e])) {
+          uint32_t& n = open[trace_.addr[e]];
+          if (n > 0) {
+            --n;
+          } else if (auto a = OpenAcquisition(u, cutoff[u], trace_.addr[e])) {
+            return a;
+          }
+        }
+      }
+    }
+    return std::nullopt;
+  }
+
+  // Holding the section of `acquisition` back until `wait` runs must not hold back anything that
+  // has to run before `wait`: `wait` itself by POR, or a pattern event the pattern puts before it.
+  bool WaitIsIndependent(EventIndex acquisition, EventIndex wait) const {
+    if (por_.Ordered(acquisition, wait)) return false;
+    const auto& events = pattern_.events;
+    const auto at = std::find(events.begin(), events.end(), wait);
+    if (at == events.end()) return true;
+    for (auto e = events.begin(); e != at; ++e) {
+      if (*e == acquisition || por_.Ordered(acquisition, *e)) return false;
+    }
+    return true;
+  }
+
+  bool MoveSectionAfter(EventIndex acquisition, EventIndex waiter, std::optional<EventIndex> wait) {
     if (por_.Ordered(acquisition, waiter)) return false;
     std::vector<EventIndex> roots{acquisition};
     std::vector<uint64_t> cutoff;
@@ -434,20 +524,12 @@ class Run {
     };
     for (;;) {
       cutoff = DependentCutoff(roots);
-      // A release taken back whose acquisition stays would leave the lock held forever (locks
-      // that are not nested): take that acquisition back too.
-      std::optional<EventIndex> outside;
-      LockBook replay;
-      for (EventIndex e : steps_) {
-        if (!IsAcquire(trace_.kind[e]) && !IsRelease(trace_.kind[e])) continue;
-        const auto closed = replay.Apply(trace_, e);
-        if (closed && taken_back(e) && !taken_back(*closed)) {
-          outside = *closed;
-          break;
-        }
-      }
+      const auto outside = ReleaseOfKeptAcquisition(cutoff);
       if (!outside) break;
-      if (por_.Ordered(*outside, waiter)) return false;
+      if (por_.Ordered(*outside, waiter) ||
+          std::find(roots.begin(), roots.end(), *outside) != roots.end()) {
+        return false;
+      }
       roots.push_back(*outside);
     }
     // Pattern events already run keep their order: none may be taken back while a later one
@@ -460,18 +542,18 @@ class Run {
       }
     }
 
-    std::vector<EventIndex> kept;
-    kept.reserve(steps_.size());
-    for (EventIndex e : steps_) {
-      if (!taken_back(e)) kept.push_back(e);
+    // Acquisitions taken back and still held are forgotten; the rest of the taken-back lock
+    // events cancel out (each taken-back release's acquisition is taken back too).
+    for (ThreadId u = 0; u < thread_count_; ++u) {
+      const auto& mine = por_.ThreadEvents(u);
+      for (uint64_t k = cutoff[u]; k < ptr_[u]; ++k) {
+        if (IsAcquire(trace_.kind[mine[k]])) locks_.Forget(trace_, mine[k]);
+      }
     }
-    steps_ = std::move(kept);
+    std::erase_if(steps_, taken_back);
     for (ThreadId u = 0; u < thread_count_; ++u) ptr_[u] = std::min(ptr_[u], cutoff[u]);
-    locks_.Clear();
-    for (EventIndex e : steps_) {
-      if (IsAcquire(trace_.kind[e]) || IsRelease(trace_.kind[e])) locks_.Apply(trace_, e);
-    }
     gates_[acquisition].push_back(waiter);
+    if (wait && WaitIsIndependent(acquisition, *wait)) gates_[acquisition].push_back(*wait);
     ++result_.sections_moved;
     ResetThreads();
     return true;

@@ -52,6 +52,14 @@ ValidationResult ScheduleValidator::Check(const std::vector<EventIndex>& schedul
   const uint32_t n_threads = por_.ThreadCount();
   // Steps of each thread by local index: a thread's scheduled events are a prefix of its events.
   std::vector<std::vector<uint64_t>> step_of(n_threads);
+  {
+    // Exact sizes first: a schedule can hold millions of steps, and growing would copy them.
+    std::vector<uint64_t> count(n_threads, 0);
+    for (EventIndex e : schedule) {
+      if (e < n_events && trace_.thread[e] < n_threads) ++count[trace_.thread[e]];
+    }
+    for (ThreadId t = 0; t < n_threads; ++t) step_of[t].reserve(count[t]);
+  }
   std::unordered_map<uint64_t, std::vector<Hold>> holds;
   FirstFailure failure;
 

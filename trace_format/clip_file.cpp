@@ -31,11 +31,18 @@ uint64_t GetLe(const unsigned char* in, size_t bytes) {
 }  // namespace
 
 std::string EncodeClip(const proto::Clip& clip, const ClipWriteOptions& options) {
-  proto::Clip stamped = clip;
-  stamped.set_format_major(kClipFormatMajor);
-  stamped.set_format_minor(kClipFormatMinor);
   std::string serialized;
-  if (!stamped.SerializeToString(&serialized)) throw PecanError("clip: cannot serialize the clip");
+  bool serialized_ok = false;
+  if (clip.format_major() == kClipFormatMajor && clip.format_minor() == kClipFormatMinor) {
+    serialized_ok = clip.SerializeToString(&serialized);
+  } else {
+    // Copying a clip of a million steps costs more than encoding it: only stamp when needed.
+    proto::Clip stamped = clip;
+    stamped.set_format_major(kClipFormatMajor);
+    stamped.set_format_minor(kClipFormatMinor);
+    serialized_ok = stamped.SerializeToString(&serialized);
+  }
+  if (!serialized_ok) throw PecanError("clip: cannot serialize the clip");
 
   std::string compressed(ZSTD_compressBound(serialized.size()), '\0');
   ZSTD_CCtx* cctx = ZSTD_createCCtx();

@@ -30,7 +30,8 @@ struct ClipWriteOptions {
   int zstd_level = 3;
 };
 
-// Writes `clip` to `path`, filling format_major/minor. Returns the file's size in bytes.
+// Writes `clip` to `path` with format_major/minor set to this build's (a clip that has them
+// already is written without a copy). Returns the file's size in bytes.
 // Throws PecanError when the file cannot be written.
 uint64_t WriteClipFile(const std::string& path, const proto::Clip& clip,
                        const ClipWriteOptions& options = {});
