@@ -171,11 +171,12 @@ int main(int argc, char** argv) {
                 o.zstd_level);
     std::printf("on disk:  %.2f MB, %.3f bytes/event\n", mb,
                 static_cast<double>(w.bytes) / w.events);
+    double event_mb = static_cast<double>(w.events) * sizeof(pecan::Event) / 1e6;
     std::printf(
-        "write:    %.2f s wall, %.2f s CPU: %.1f M events/s, %.1f MB/s of trace file "
-        "(per CPU second), peak RSS %.1f MiB\n",
-        w.seconds, w.cpu_seconds, w.events / w.cpu_seconds / 1e6, mb / w.cpu_seconds,
-        w.peak_rss_kib / 1024.0);
+        "write:    %.2f s wall, %.2f s CPU: %.1f M events/s = %.0f MB/s of %zu-byte "
+        "events in, %.1f MB/s of trace file out (per CPU second), peak RSS %.1f MiB\n",
+        w.seconds, w.cpu_seconds, w.events / w.cpu_seconds / 1e6, event_mb / w.cpu_seconds,
+        sizeof(pecan::Event), mb / w.cpu_seconds, w.peak_rss_kib / 1024.0);
     std::printf(
         "read:     %.2f s wall, %.2f s CPU: %.1f M events/s (streaming Next, per CPU "
         "second), peak RSS %.1f MiB\n",
