@@ -61,7 +61,10 @@ struct OracleOptions {
 class BruteForceOracle {
  public:
   // Keeps a reference to `trace`. Throws std::invalid_argument for traces the model does not
-  // cover (semaphores) or too many events per thread to enumerate.
+  // cover (semaphores). IsFeasible and Exhibits work on traces of any size; the searches
+  // (Anomalies, Witness, ForEachSchedule, ReachableStates) are for small traces: they throw
+  // std::invalid_argument when the states cannot be numbered in 64 bits and std::length_error
+  // past OracleOptions::max_states.
   explicit BruteForceOracle(const Trace& trace, OracleOptions options = {});
 
   // Every anomaly of the kinds above that appears in some feasible schedule, sorted.
