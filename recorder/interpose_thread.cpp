@@ -2,15 +2,13 @@
 // The child waits until its parent has recorded the FORK, so FORK always precedes THREAD_BEGIN
 // and a failed pthread_create leaves no trace.
 #include <errno.h>
-#include <linux/futex.h>
 #include <pthread.h>
-#include <sys/syscall.h>
 #include <time.h>
-#include <unistd.h>
 
 #include <atomic>
 
 #include "recorder/export.h"
+#include "recorder/futex.h"
 #include "recorder/real_functions.h"
 #include "recorder/runtime.h"
 #include "recorder/thread_handle_map.h"
@@ -30,23 +28,14 @@ struct ThreadStart {
   std::atomic<uint32_t> forked{0};  // set (and futex-woken) once the parent recorded FORK
 };
 
-void FutexWait(std::atomic<uint32_t>* word, uint32_t value) {
-  timespec timeout{0, 1'000'000};  // re-check now and then; a lost wake-up costs 1 ms
-  syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), FUTEX_WAIT_PRIVATE, value, &timeout,
-          nullptr, 0);
-}
-
-void FutexWake(std::atomic<uint32_t>* word) {
-  syscall(SYS_futex, reinterpret_cast<uint32_t*>(word), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
-}
-
 void* RecordedThreadStart(void* raw) {
   auto* start = static_cast<ThreadStart*>(raw);
   void* (*routine)(void*) = start->routine;
   void* arg = start->arg;
   const bool attached = AttachCurrentThread(start->serial, reinterpret_cast<uintptr_t>(routine));
   if (attached && start->detached) MarkThreadHandleDetached(pthread_self());
-  while (start->forked.load(std::memory_order_acquire) == 0) FutexWait(&start->forked, 0);
+  while (start->forked.load(std::memory_order_acquire) == 0)
+    FutexWait(&start->forked, 0, 1'000'000);
   {
     RuntimeScope scope;
     delete start;
@@ -91,7 +80,7 @@ PECAN_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
   if (error != 0) return error;
   EmitStamped(t, EventKind::kFork, 0, start->serial, 0, pc);
   start->forked.store(1, std::memory_order_release);
-  FutexWake(&start->forked);  // harmless if the child already went on (and freed `start`)
+  FutexWakeAll(&start->forked);  // harmless if the child already went on (and freed `start`)
   return 0;
 }
 

@@ -6,10 +6,14 @@
 
 #include <new>
 
+#include "recorder/futex.h"
+
 namespace pecan::rt {
 namespace {
 
 std::atomic<ThreadRing*> published_rings{nullptr};
+std::atomic<uint32_t> writer_epoch{0};
+std::atomic<uint32_t> writer_sleeping{0};
 
 void* MapZeroed(size_t bytes) {
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -36,6 +40,28 @@ void DestroyRing(ThreadRing* ring) {
   munmap(ring->slots, kRingSlots * sizeof(Slot));
   ring->~ThreadRing();
   munmap(ring, sizeof(ThreadRing));
+}
+
+void PublishRingHead(ThreadRing& ring, uint64_t head) {
+  ring.head.store(head, std::memory_order_seq_cst);
+  if (ring.producer_waiting.load(std::memory_order_seq_cst) != 0) {
+    ring.head_epoch.fetch_add(1, std::memory_order_seq_cst);
+    FutexWakeAll(&ring.head_epoch);
+  }
+}
+
+void WakeWriter() {
+  if (writer_sleeping.load(std::memory_order_seq_cst) != 0) {
+    writer_epoch.fetch_add(1, std::memory_order_seq_cst);
+    FutexWakeAll(&writer_epoch);
+  }
+}
+
+void WriterIdleWait(long timeout_ns) {
+  const uint32_t epoch = writer_epoch.load(std::memory_order_seq_cst);
+  writer_sleeping.store(1, std::memory_order_seq_cst);
+  FutexWait(&writer_epoch, epoch, timeout_ns);
+  writer_sleeping.store(0, std::memory_order_seq_cst);
 }
 
 void PublishRing(ThreadRing* ring) {

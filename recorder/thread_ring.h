@@ -20,9 +20,19 @@ struct ThreadRing {
 
   alignas(64) std::atomic<uint64_t> tail{0};  // slots published by the producer
   alignas(64) std::atomic<uint64_t> head{0};  // slots consumed by the writer
+  std::atomic<uint32_t> head_epoch{0};        // bumped (and futex-woken) for a waiting producer
+  std::atomic<uint32_t> producer_waiting{0};  // the producer sleeps until head moves
   std::atomic<bool> finished{false};          // set after the thread's last slot is published
   ThreadRing* next_pending = nullptr;         // link in the registration list
 };
+
+// The writer's side of a full ring: publishes `head` and wakes the producer if it sleeps.
+void PublishRingHead(ThreadRing& ring, uint64_t head);
+
+// Waking the writer when it idles (a producer's ring is full, or the recording ends).
+void WakeWriter();
+// The writer's idle wait: returns after a wake-up or `timeout_ns`.
+void WriterIdleWait(long timeout_ns);
 
 // Both return/take memory obtained from mmap; CreateRing returns nullptr when out of memory.
 ThreadRing* CreateRing(uint32_t serial);

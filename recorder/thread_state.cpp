@@ -2,9 +2,7 @@
 // See thread_state.h for the slot discipline and why gates are closed while appending.
 #include "recorder/thread_state.h"
 
-#include <sched.h>
-#include <time.h>
-
+#include "recorder/futex.h"
 #include "recorder/global_stamp.h"
 
 namespace pecan::rt {
@@ -15,20 +13,26 @@ std::atomic<uint64_t> dropped_events{0};
 GlobalStamp global_stamp;
 
 bool WaitForRingSpace(ThreadState& t, uint64_t slots) {
+  ThreadRing& ring = *t.ring;
   for (uint32_t attempt = 0;; ++attempt) {
-    t.tail_limit = t.ring->head.load(std::memory_order_acquire) + kRingSlots;
+    t.tail_limit = ring.head.load(std::memory_order_acquire) + kRingSlots;
     if (t.tail + slots <= t.tail_limit) return true;
     // After the end of the recording events are no longer wanted, so nothing is lost.
     if (recording_closed.load(std::memory_order_relaxed)) return false;
-    // The writer drains this ring on its next pass; back off from spinning to sleeping.
-    if (attempt < 64) {
+    if (attempt < 16) {
       __builtin_ia32_pause();
-    } else if (attempt < 256) {
-      sched_yield();
-    } else {
-      timespec pause{0, 50 * 1000};
-      nanosleep(&pause, nullptr);
+      continue;
     }
+    // Sleep until the writer hands back space (it wakes us), re-checking after the flag is
+    // up so a wake-up between the check and the sleep is not lost.
+    const uint32_t epoch = ring.head_epoch.load(std::memory_order_seq_cst);
+    ring.producer_waiting.store(1, std::memory_order_seq_cst);
+    t.tail_limit = ring.head.load(std::memory_order_seq_cst) + kRingSlots;
+    if (t.tail + slots > t.tail_limit) {
+      WakeWriter();
+      FutexWait(&ring.head_epoch, epoch, 2'000'000);
+    }
+    ring.producer_waiting.store(0, std::memory_order_relaxed);
   }
 }
 

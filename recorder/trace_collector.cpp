@@ -3,6 +3,7 @@
 // stamped event with stamp s can be written once every stamp below s has been written.
 #include "recorder/trace_collector.h"
 
+#include <sched.h>
 #include <signal.h>
 #include <time.h>
 
@@ -20,6 +21,8 @@ namespace pecan::rt {
 namespace {
 
 constexpr size_t kBatchEvents = 4096;
+constexpr uint64_t kHeadPublishSlots = 4096;         // how often a drain hands ring space back
+constexpr uint64_t kPrefetchSlots = 16;              // 4 cache lines ahead
 constexpr int64_t kFlushIntervalNs = 1'000'000'000;  // bounds what kill -9 loses to ~1 s
 constexpr int64_t kGiveUpStampNs = 250'000'000;      // final drain: a stamp that never comes
 
@@ -85,16 +88,19 @@ void* TraceCollector::ThreadMain(void* self) {
 }
 
 void TraceCollector::Run() {
-  int64_t idle_ns = 0;
+  uint32_t idle_passes = 0;
   while (state_.load(std::memory_order_acquire) == kRunning) {
     bool progress = !write_failed_ && Pass(std::numeric_limits<uint64_t>::max());
     if (progress) {
-      idle_ns = 0;
+      idle_passes = 0;
     } else {
-      // Waiting for the next stamp or for new events: spin briefly, then sleep a little longer
-      // each time, up to 1 ms (producers never wait for us unless their ring is full).
-      idle_ns = idle_ns == 0 ? 20'000 : std::min<int64_t>(idle_ns * 2, 1'000'000);
-      SleepNs(idle_ns);
+      // Waiting for the next stamp or for new events: yield a few times, then sleep up to
+      // 1 ms at a time. A producer whose ring is full wakes us at once.
+      if (++idle_passes < 8) {
+        sched_yield();
+      } else {
+        WriterIdleWait(1'000'000);
+      }
     }
     if (events_since_flush_ > 0 && MonotonicNs() - last_flush_ns_ > kFlushIntervalNs) FlushFile();
     if (pause_requested_.load(std::memory_order_acquire)) {
@@ -147,6 +153,7 @@ bool TraceCollector::Finish(const ProgramExitInfo& exit, int64_t max_wait_ms) {
       return true;
     }
     state_.store(kFinishRequested, std::memory_order_release);
+    WakeWriter();
   }
   if (OnWriterThread()) return finished();
   const int64_t deadline = MonotonicNs() + max_wait_ms * 1'000'000;
@@ -197,23 +204,15 @@ bool TraceCollector::Pass(uint64_t stamp_limit) {
   try {
     AdoptNewRings();
     for (size_t i = 0; i < cursors_.size(); ++i) {
-      if (!cursors_[i].blocked) progress |= DrainPlain(i);
+      if (!cursors_[i].blocked) progress |= DrainRing(i, stamp_limit);
     }
+    // Rings waiting at a stamped event: release them in stamp order while their turn comes.
     while (!blocked_.empty()) {
       BlockedHead top = blocked_.top();
       if (top.stamp > next_stamp_ || top.stamp >= stamp_limit) break;
       blocked_.pop();
-      RingCursor& cursor = cursors_[top.cursor];
-      if (top.stamp < next_stamp_) {
-        // A stamp given up at a crash that was published after all: too late to place it.
-        cursor.head += 2;
-        dropped_events.fetch_add(1, std::memory_order_relaxed);
-      } else {
-        EmitStampedHead(cursor);
-        ++next_stamp_;
-      }
-      cursor.blocked = false;
-      DrainPlain(top.cursor);
+      cursors_[top.cursor].blocked = false;
+      DrainRing(top.cursor, stamp_limit);
       progress = true;
     }
     FlushBatch();
@@ -237,39 +236,56 @@ void TraceCollector::AdoptNewRings() {
   }
 }
 
-bool TraceCollector::DrainPlain(size_t cursor_index) {
+bool TraceCollector::DrainRing(size_t cursor_index, uint64_t stamp_limit) {
   RingCursor& cursor = cursors_[cursor_index];
   ThreadRing& ring = *cursor.ring;
   const uint64_t tail = ring.tail.load(std::memory_order_acquire);
   const uint64_t start = cursor.head;
+  uint64_t published = start;
   while (cursor.head < tail) {
     const Slot& slot = ring.slots[cursor.head & ring.mask];
+    // The producer wrote these lines on another core: ask for them a few lines ahead.
+    __builtin_prefetch(&ring.slots[(cursor.head + kPrefetchSlots) & ring.mask]);
     const EventKind kind = SlotKind(slot.word);
     if (IsStampedKind(kind)) {
-      cursor.blocked = true;
-      cursor.blocked_stamp = SlotLow48(slot.word);
-      blocked_.push(BlockedHead{cursor.blocked_stamp, cursor_index});
-      break;
+      const uint64_t stamp = SlotLow48(slot.word);
+      if (stamp < next_stamp_) {
+        // A stamp given up at a crash that was published after all: too late to place it.
+        cursor.head += 2;
+        dropped_events.fetch_add(1, std::memory_order_relaxed);
+        continue;
+      }
+      if (stamp != next_stamp_ || stamp >= stamp_limit) {
+        cursor.blocked = true;
+        cursor.blocked_stamp = stamp;
+        blocked_.push(BlockedHead{stamp, cursor_index});
+        break;
+      }
+      EmitStampedHead(cursor);
+      ++next_stamp_;
+    } else {
+      uint64_t size = SlotInlineSize(slot.word);
+      uint64_t used = 1;
+      if (size == 0 && (kind == EventKind::kRead || kind == EventKind::kWrite)) {
+        size = ring.slots[(cursor.head + 1) & ring.mask].word;
+        used = 2;
+      }
+      if (cursor.thread >= 0) {
+        batch_.push_back(Event{ThreadId(cursor.thread), kind, SlotFlags(slot.word),
+                               uint32_t(std::min<uint64_t>(size, UINT32_MAX)), SlotLow48(slot.word),
+                               sites_.Intern(slot.pc)});
+        if (batch_.size() >= kBatchEvents) FlushBatch();
+      }
+      cursor.head += used;
     }
-    uint64_t size = SlotInlineSize(slot.word);
-    uint64_t used = 1;
-    if (size == 0 && (kind == EventKind::kRead || kind == EventKind::kWrite)) {
-      size = ring.slots[(cursor.head + 1) & ring.mask].word;
-      used = 2;
+    // Hand space back to the producer as we go, so it keeps running while we encode.
+    if (cursor.head - published >= kHeadPublishSlots) {
+      PublishRingHead(ring, cursor.head);
+      published = cursor.head;
     }
-    if (cursor.thread >= 0) {
-      batch_.push_back(Event{ThreadId(cursor.thread), kind, SlotFlags(slot.word),
-                             uint32_t(std::min<uint64_t>(size, UINT32_MAX)), SlotLow48(slot.word),
-                             sites_.Intern(slot.pc)});
-      if (batch_.size() >= kBatchEvents) FlushBatch();
-    }
-    cursor.head += used;
   }
-  if (cursor.head != start) {
-    ring.head.store(cursor.head, std::memory_order_release);
-    return true;
-  }
-  return false;
+  if (cursor.head != published) PublishRingHead(ring, cursor.head);
+  return cursor.head != start;
 }
 
 void TraceCollector::EmitStampedHead(RingCursor& cursor) {
@@ -277,7 +293,6 @@ void TraceCollector::EmitStampedHead(RingCursor& cursor) {
   const Slot first = ring.slots[cursor.head & ring.mask];
   const Slot second = ring.slots[(cursor.head + 1) & ring.mask];
   cursor.head += 2;
-  ring.head.store(cursor.head, std::memory_order_release);
 
   const EventKind kind = SlotKind(first.word);
   Event event;

@@ -66,7 +66,8 @@ class TraceCollector {
   // One merge pass. Stamped events with a stamp >= stamp_limit stay in their rings.
   bool Pass(uint64_t stamp_limit);
   void AdoptNewRings();
-  bool DrainPlain(size_t cursor_index);
+  // Writes the ring's events up to its tail or to a stamped event whose turn has not come.
+  bool DrainRing(size_t cursor_index, uint64_t stamp_limit);
   void EmitStampedHead(RingCursor& cursor);
   void ReleaseFinishedRings();
   void FlushBatch();
