@@ -35,6 +35,8 @@ std::string_view StopCauseName(StopCause cause) {
       return "thread vanished";
     case StopCause::kProgramExited:
       return "program exited";
+    case StopCause::kProgramFailed:
+      return "program failed";
     case StopCause::kInternal:
       return "internal";
   }

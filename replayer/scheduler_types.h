@@ -40,7 +40,8 @@ enum class StopCause : uint8_t {
   kTimeBound,       // the schedule did not finish in time
   kAnomalyRefuted,  // the anomaly's events ran, but not on the same location
   kThreadVanished,  // a thread ended while the schedule still had steps for it
-  kProgramExited,   // the process ended before the schedule did
+  kProgramExited,   // the process exited before the schedule ended
+  kProgramFailed,   // the process crashed or failed an assertion before the anomaly formed
   kInternal,        // the runtime could not follow the schedule (limits, bad clip)
 };
 

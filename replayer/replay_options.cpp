@@ -1,0 +1,22 @@
+// Environment parsing for the replay runtime.
+#include "replayer/replay_options.h"
+
+#include <cstdlib>
+
+namespace pecan::replay {
+
+ReplayOptions ReadReplayOptions() {
+  ReplayOptions options;
+  if (const char* clip = std::getenv("PECAN_CLIP")) options.clip_path = clip;
+  if (const char* verdict = std::getenv("PECAN_VERDICT")) options.verdict_path = verdict;
+  if (const char* timeout = std::getenv("PECAN_REPLAY_TIMEOUT")) {
+    char* end = nullptr;
+    double seconds = std::strtod(timeout, &end);
+    if (end != timeout && *end == '\0' && seconds >= 0 && seconds < 1e7)
+      options.time_bound = std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
+  }
+  if (const char* quiet = std::getenv("PECAN_QUIET")) options.quiet = quiet[0] == '1';
+  return options;
+}
+
+}  // namespace pecan::replay

@@ -1,0 +1,189 @@
+// ReplaySession: wiring the clip to the scheduler, and keeping the verdict file current.
+#include "replayer/replay_session.h"
+
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstring>
+
+#include "replayer/anomaly_breakpoint.h"
+#include "trace_format/error.h"
+
+namespace pecan::replay {
+namespace {
+
+Watchdog::Options WatchdogOptionsFor(const ReplayOptions& options) {
+  Watchdog::Options watchdog;
+  watchdog.time_bound = options.time_bound;
+  return watchdog;
+}
+
+std::string SignalName(int signal) {
+  const char* abbreviation = sigabbrev_np(signal);
+  return abbreviation != nullptr ? std::string("SIG") + abbreviation
+                                 : "signal " + std::to_string(signal);
+}
+
+}  // namespace
+
+ReplaySession::ReplaySession(ReplayOptions options, proto::Clip clip, Environment environment)
+    : options_(std::move(options)),
+      clip_(std::move(clip)),
+      schedule_(ReplaySchedule::FromClip(clip_)),
+      locator_(std::move(environment.locator)),
+      exit_on_stop_(environment.exit_on_stop),
+      create_thread_(environment.create_thread),
+      policy_(schedule_, *locator_),
+      scheduler_(policy_, *this, Scheduler::Options{}),
+      watchdog_(scheduler_, WatchdogOptionsFor(options_)),
+      verdict_file_(options_.verdict_path),
+      start_(std::chrono::steady_clock::now()) {
+  if (schedule_.steps.empty()) throw PecanError("the clip has no steps");
+  verdict_.set_finding_id(schedule_.finding_id);
+  verdict_.set_steps_total(schedule_.steps.size());
+  verdict_.set_reason("replay started");
+}
+
+void ReplaySession::Start() {
+  UpdateVerdict([](proto::Verdict&) {});
+  if (create_thread_ == nullptr) return;
+  pthread_attr_t attributes;
+  pthread_attr_init(&attributes);
+  pthread_attr_setdetachstate(&attributes, PTHREAD_CREATE_DETACHED);
+  pthread_t thread;
+  if (create_thread_(&thread, &attributes, &ReplaySession::WatchdogMain, this) != 0)
+    Message("cannot start the watchdog thread: replay runs without deadlock detection");
+  pthread_attr_destroy(&attributes);
+}
+
+void* ReplaySession::WatchdogMain(void* session) {
+  static_cast<ReplaySession*>(session)->watchdog_.Run();
+  return nullptr;
+}
+
+proto::Verdict ReplaySession::CurrentVerdict() {
+  while (verdict_lock_.test_and_set(std::memory_order_acquire)) sched_yield();
+  proto::Verdict copy = verdict_;
+  verdict_lock_.clear(std::memory_order_release);
+  return copy;
+}
+
+void ReplaySession::UpdateVerdict(const std::function<void(proto::Verdict&)>& change) {
+  while (verdict_lock_.test_and_set(std::memory_order_acquire)) sched_yield();
+  change(verdict_);
+  verdict_.set_seconds(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
+  if (!verdict_file_.path().empty() && !verdict_file_.Write(verdict_))
+    Message("cannot write the verdict to " + verdict_file_.path());
+  verdict_lock_.clear(std::memory_order_release);
+}
+
+void ReplaySession::Message(const std::string& text) const {
+  if (options_.quiet) return;
+  std::string line = "pecan-rt: replay: " + text + "\n";
+  ssize_t ignored = write(STDERR_FILENO, line.data(), line.size());
+  (void)ignored;
+}
+
+void ReplaySession::OnAnomalyFormed() {
+  std::string events;
+  for (size_t i = 0; i < schedule_.anomaly.size(); ++i) {
+    const ScheduleStep& step = schedule_.steps[schedule_.anomaly[i].step];
+    if (i > 0) events += ", ";
+    events += schedule_.ThreadName(step.thread) + " " + std::string(EventKindName(step.kind)) +
+              " at " + schedule_.DescribeSite(step.site);
+  }
+  const uint64_t executed = policy_.StepsExecuted();
+  hatched_.store(true, std::memory_order_release);
+  UpdateVerdict([&](proto::Verdict& v) {
+    v.set_outcome(proto::Verdict::HATCHED);
+    v.set_steps_executed(executed);
+    v.set_reason("the anomaly formed at step " + std::to_string(executed) + " of " +
+                 std::to_string(schedule_.steps.size()) + ": " + events);
+  });
+  pecan_anomaly_formed();
+}
+
+void ReplaySession::OnScheduleFinished() {
+  const uint64_t executed = policy_.StepsExecuted();
+  UpdateVerdict([&](proto::Verdict& v) {
+    v.set_steps_executed(executed);
+    // A clip without anomaly events asks only to follow the schedule; doing so is the result.
+    if (schedule_.anomaly.empty()) {
+      v.set_outcome(proto::Verdict::HATCHED);
+      v.set_reason("followed all " + std::to_string(executed) +
+                   " steps (the clip names no anomaly events)");
+    }
+  });
+}
+
+void ReplaySession::OnStopped(const StopReport& report) {
+  if (hatched()) {
+    // The anomaly was already proven; what follows is the program running on freely.
+    return;
+  }
+  UpdateVerdict([&](proto::Verdict& v) {
+    v.set_outcome(report.cause == StopCause::kInternal ? proto::Verdict::ERROR
+                                                       : proto::Verdict::INFEASIBLE);
+    v.set_steps_executed(report.steps_executed);
+    v.set_reason(std::string(StopCauseName(report.cause)) + ": " + report.reason);
+  });
+  Message("stopped (" + std::string(StopCauseName(report.cause)) + "): " + report.reason);
+  if (exit_on_stop_) syscall(SYS_exit_group, kReplayStoppedExitStatus);
+}
+
+void ReplaySession::StopAndEnd(StopCause cause, const std::string& reason) {
+  scheduler_.Stop({cause, reason, 0});
+}
+
+void ReplaySession::OnProgramExit(int status) {
+  if (hatched()) {
+    if (status != 0) {
+      UpdateVerdict([&](proto::Verdict& v) {
+        if (v.failure().empty()) {
+          v.set_failure("exit");
+          v.set_exit_status(status);
+        }
+      });
+    }
+    return;
+  }
+  if (scheduler_.scheduling())
+    StopAndEnd(StopCause::kProgramExited,
+               "the program exited with status " + std::to_string(status) +
+                   " before the schedule ended (" + policy_.DescribeNextStep() + ")");
+}
+
+void ReplaySession::OnFatalSignal(int signal) {
+  if (hatched()) {
+    UpdateVerdict([&](proto::Verdict& v) {
+      if (v.failure() != "assertion") v.set_failure("crashed");
+      v.set_signal(signal);
+    });
+    return;
+  }
+  if (scheduler_.scheduling())
+    StopAndEnd(StopCause::kProgramFailed, "the program died of " + SignalName(signal) +
+                                              " before the anomaly formed (" +
+                                              policy_.DescribeNextStep() + ")");
+}
+
+void ReplaySession::OnAssertionFailure(const char* assertion, const char* file, unsigned line,
+                                       const char* function) {
+  std::string text = std::string(file ? file : "?") + ":" + std::to_string(line) + ": " +
+                     (function ? function : "?") + ": assertion `" + (assertion ? assertion : "?") +
+                     "' failed";
+  if (hatched()) {
+    UpdateVerdict([&](proto::Verdict& v) {
+      v.set_failure("assertion");
+      v.set_reason(v.reason() + "; then " + text);
+    });
+    return;
+  }
+  if (scheduler_.scheduling())
+    StopAndEnd(StopCause::kProgramFailed,
+               text + " before the anomaly formed (" + policy_.DescribeNextStep() + ")");
+}
+
+}  // namespace pecan::replay

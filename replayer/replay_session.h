@@ -1,0 +1,86 @@
+// One process's replay of one clip: the schedule, the clip-following policy, the scheduler and
+// its watchdog, and the verdict file they feed. The runtime creates it at start-up in
+// PECAN_MODE=replay and forwards events and the process's end to it (replay_hooks.h).
+#pragma once
+
+#include <pthread.h>
+
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "proto/clip.pb.h"
+#include "proto/report.pb.h"
+#include "replayer/clip_follow_policy.h"
+#include "replayer/replay_options.h"
+#include "replayer/replay_schedule.h"
+#include "replayer/scheduler.h"
+#include "replayer/site_locator.h"
+#include "replayer/verdict_file.h"
+#include "replayer/watchdog.h"
+
+namespace pecan::replay {
+
+// The exit status of a process whose replay was stopped (infeasible or error): the verdict file
+// says why. Chosen to be unusual so a parent without the file can still tell.
+inline constexpr int kReplayStoppedExitStatus = 86;
+
+using ThreadCreateFunction = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
+
+class ReplaySession final : public ReplayObserver {
+ public:
+  struct Environment {
+    std::unique_ptr<SiteLocator> locator;
+    ThreadCreateFunction create_thread = nullptr;  // the real pthread_create (not interposed)
+    bool exit_on_stop = true;  // end the process when scheduling stops early (tests: false)
+  };
+
+  // Checks the clip (throws PecanError naming the problem).
+  ReplaySession(ReplayOptions options, proto::Clip clip, Environment environment);
+  ReplaySession(const ReplaySession&) = delete;
+  ReplaySession& operator=(const ReplaySession&) = delete;
+
+  // Writes the first verdict ("running") and starts the watchdog thread.
+  void Start();
+
+  Scheduler& scheduler() { return scheduler_; }
+  const proto::RecorderSettings& recorder_settings() const { return clip_.settings(); }
+  const ReplaySchedule& schedule() const { return schedule_; }
+  bool hatched() const { return hatched_.load(std::memory_order_acquire); }
+  proto::Verdict CurrentVerdict();
+
+  // The process is ending: by exit(status), by a fatal signal, or by a failed assert().
+  void OnProgramExit(int status);
+  void OnFatalSignal(int signal);
+  void OnAssertionFailure(const char* assertion, const char* file, unsigned line,
+                          const char* function);
+
+  void OnAnomalyFormed() override;
+  void OnScheduleFinished() override;
+  void OnStopped(const StopReport& report) override;
+
+ private:
+  static void* WatchdogMain(void* session);
+  void UpdateVerdict(const std::function<void(proto::Verdict&)>& change);
+  void Message(const std::string& text) const;
+  void StopAndEnd(StopCause cause, const std::string& reason);
+
+  ReplayOptions options_;
+  proto::Clip clip_;
+  ReplaySchedule schedule_;
+  std::unique_ptr<SiteLocator> locator_;
+  bool exit_on_stop_;
+  ThreadCreateFunction create_thread_;
+  ClipFollowPolicy policy_;
+  Scheduler scheduler_;
+  Watchdog watchdog_;
+  VerdictFile verdict_file_;
+  proto::Verdict verdict_;
+  std::atomic_flag verdict_lock_ = ATOMIC_FLAG_INIT;  // no pthread mutex: those are interposed
+  std::atomic<bool> hatched_{false};
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace pecan::replay
