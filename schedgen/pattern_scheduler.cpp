@@ -186,6 +186,8 @@ class Run {
 
   void Start() {
     thread_count_ = por_.ThreadCount();
+    events_of_.resize(thread_count_);
+    for (ThreadId t = 0; t < thread_count_; ++t) events_of_[t] = &por_.ThreadEvents(t);
     const auto& events = pattern_.events;
     horizon_ = *std::max_element(events.begin(), events.end());
     const EventIndex start = *std::min_element(events.begin(), events.end());
@@ -228,8 +230,8 @@ class Run {
     }
   }
 
-  bool HasNext(ThreadId t) const { return ptr_[t] < por_.ThreadEvents(t).size(); }
-  EventIndex Next(ThreadId t) const { return por_.ThreadEvents(t)[ptr_[t]]; }
+  bool HasNext(ThreadId t) const { return ptr_[t] < events_of_[t]->size(); }
+  EventIndex Next(ThreadId t) const { return (*events_of_[t])[ptr_[t]]; }
   bool Emitted(EventIndex e) const { return por_.LocalIndex(e) < ptr_[trace_.thread[e]]; }
   bool dormant_count_zero() const {
     return std::none_of(state_.begin(), state_.end(),
@@ -617,6 +619,7 @@ class Run {
   uint32_t thread_count_ = 0;
   EventIndex horizon_ = 0;
   bool later_events_free_ = false;
+  std::vector<const std::vector<EventIndex>*> events_of_;  // PorIndex::ThreadEvents, per thread
   std::vector<EventIndex> steps_;
   std::vector<uint64_t> ptr_;           // per thread: how many of its events have run
   std::vector<uint64_t> needed_until_;  // per thread: run at least this many (for POR edges)

@@ -1,10 +1,12 @@
-// ScheduleValidator: one pass over the schedule for program order and locks, one pass over the
-// trace's inter-thread POR edges (PorIndex::SyncEdges, which with program order generate POR).
+// ScheduleValidator: one pass over the schedule. Program order is a per-thread counter, POR is
+// checked where an inter-thread edge arrives (PorIndex::SyncEdges, which with program order
+// generate POR; the arriving ends are marked once per trace), locks are simulated. Nothing is
+// allocated per step: a schedule of millions of steps costs one read of it.
 #include "schedgen/schedule_validator.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <limits>
-#include <optional>
 #include <unordered_map>
 
 namespace pecan {
@@ -25,22 +27,16 @@ std::string Hex(uint64_t value) {
   return buffer;
 }
 
-// The earliest failure seen so far: reported failures name the first step that breaks a rule.
-struct FirstFailure {
-  uint64_t step = kNoStep;
-  std::string reason;
-  void Offer(uint64_t at, std::string why) {
-    if (at < step) {
-      step = at;
-      reason = std::move(why);
-    }
-  }
-};
+std::string StepName(uint64_t step) { return "step " + std::to_string(step) + ": "; }
 
 }  // namespace
 
 ScheduleValidator::ScheduleValidator(const Trace& trace, const PorIndex& por)
-    : trace_(trace), por_(por) {}
+    : trace_(trace), por_(por), receives_edge_((trace.size_events() + 63) / 64, 0) {
+  for (const auto& edge : por_.SyncEdges()) {
+    receives_edge_[edge.second / 64] |= uint64_t{1} << (edge.second % 64);
+  }
+}
 
 ValidationResult ScheduleValidator::CheckFeasible(const std::vector<EventIndex>& schedule) const {
   return Check(schedule, PatternOrder{});
@@ -50,41 +46,47 @@ ValidationResult ScheduleValidator::Check(const std::vector<EventIndex>& schedul
                                           const PatternOrder& pattern) const {
   const size_t n_events = trace_.size_events();
   const uint32_t n_threads = por_.ThreadCount();
-  // Steps of each thread by local index: a thread's scheduled events are a prefix of its events.
-  std::vector<std::vector<uint64_t>> step_of(n_threads);
-  {
-    // Exact sizes first: a schedule can hold millions of steps, and growing would copy them.
-    std::vector<uint64_t> count(n_threads, 0);
-    for (EventIndex e : schedule) {
-      if (e < n_events && trace_.thread[e] < n_threads) ++count[trace_.thread[e]];
-    }
-    for (ThreadId t = 0; t < n_threads; ++t) step_of[t].reserve(count[t]);
-  }
+  const auto& edges = por_.SyncEdges();  // in destination order
+  std::vector<const std::vector<EventIndex>*> events_of(n_threads);
+  for (ThreadId t = 0; t < n_threads; ++t) events_of[t] = &por_.ThreadEvents(t);
+  std::vector<uint64_t> done(n_threads, 0);  // per thread: how many of its events ran
+  std::vector<uint64_t> pattern_step(pattern.events.size(), kNoStep);
   std::unordered_map<uint64_t, std::vector<Hold>> holds;
-  FirstFailure failure;
 
-  auto step_name = [&](uint64_t step) { return "step " + std::to_string(step) + ": "; };
+  auto ran = [&](EventIndex e) { return por_.LocalIndex(e) < done[trace_.thread[e]]; };
 
   for (uint64_t step = 0; step < schedule.size(); ++step) {
     const EventIndex e = schedule[step];
     if (e >= n_events) {
-      failure.Offer(step, step_name(step) + "event " + std::to_string(e) + " is not in the trace");
-      break;
+      return {false, StepName(step) + "event " + std::to_string(e) + " is not in the trace"};
     }
     const ThreadId t = trace_.thread[e];
-    const uint64_t local = por_.LocalIndex(e);
-    const uint64_t done = step_of[t].size();
-    if (local < done) {
-      failure.Offer(step, step_name(step) + DescribeStep(trace_, e) + " runs twice");
-      break;
+    const std::vector<EventIndex>& mine = *events_of[t];
+    if (done[t] >= mine.size() || mine[done[t]] != e) {
+      if (por_.LocalIndex(e) < done[t]) {
+        return {false, StepName(step) + DescribeStep(trace_, e) + " runs twice"};
+      }
+      return {false, StepName(step) + DescribeStep(trace_, e) + " runs before " +
+                         DescribeStep(trace_, mine[done[t]]) +
+                         ": program order (a thread's steps must be a prefix of its events)"};
     }
-    if (local > done) {
-      failure.Offer(step, step_name(step) + DescribeStep(trace_, e) + " runs before " +
-                              DescribeStep(trace_, por_.ThreadEvents(t)[done]) +
-                              ": program order (a thread's steps must be a prefix of its events)");
-      break;
+    if (receives_edge_[e / 64] >> (e % 64) & 1) {
+      auto first = std::lower_bound(
+          edges.begin(), edges.end(), e,
+          [](const std::pair<EventIndex, EventIndex>& edge, EventIndex d) { return edge.second < d; });
+      for (auto it = first; it != edges.end() && it->second == e; ++it) {
+        const EventIndex source = it->first;
+        if (ran(source)) continue;
+        const bool later = std::find(schedule.begin() + static_cast<long>(step) + 1, schedule.end(),
+                                     source) != schedule.end();
+        return {false, StepName(step) + DescribeStep(trace_, e) +
+                           (later ? " runs before its POR predecessor "
+                                  : " runs, but its POR predecessor ") +
+                           DescribeStep(trace_, source) +
+                           (later ? "" : " is not in the schedule")};
+      }
     }
-    step_of[t].push_back(step);
+    ++done[t];
 
     const EventKind kind = trace_.kind[e];
     if (IsAcquire(kind)) {
@@ -95,13 +97,11 @@ ValidationResult ScheduleValidator::Check(const std::vector<EventIndex>& schedul
         if (h.thread == t) {
           own = &h;
         } else if (!(read_mode && h.read_mode)) {
-          failure.Offer(step, step_name(step) + DescribeStep(trace_, e) + " acquires lock " +
-                                  Hex(trace_.addr[e]) + " while " +
-                                  DescribeThread(trace_, h.thread) + " holds it (since step " +
-                                  std::to_string(h.step) + ")");
+          return {false, StepName(step) + DescribeStep(trace_, e) + " acquires lock " +
+                             Hex(trace_.addr[e]) + " while " + DescribeThread(trace_, h.thread) +
+                             " holds it (since step " + std::to_string(h.step) + ")"};
         }
       }
-      if (failure.step != kNoStep) break;
       if (own) {
         ++own->depth;
       } else {
@@ -118,50 +118,31 @@ ValidationResult ScheduleValidator::Check(const std::vector<EventIndex>& schedul
         }
       }
     }
-  }
-
-  auto scheduled_step = [&](EventIndex e) -> uint64_t {
-    const ThreadId t = trace_.thread[e];
-    const uint64_t local = por_.LocalIndex(e);
-    return local < step_of[t].size() ? step_of[t][local] : kNoStep;
-  };
-
-  for (const auto& [source, destination] : por_.SyncEdges()) {
-    const uint64_t at = scheduled_step(destination);
-    if (at == kNoStep || at >= failure.step) continue;
-    const uint64_t before = scheduled_step(source);
-    if (before == kNoStep) {
-      failure.Offer(at, step_name(at) + DescribeStep(trace_, destination) +
-                            " runs, but its POR predecessor " + DescribeStep(trace_, source) +
-                            " is not in the schedule");
-    } else if (before > at) {
-      failure.Offer(at, step_name(at) + DescribeStep(trace_, destination) +
-                            " runs before its POR predecessor " + DescribeStep(trace_, source) +
-                            " (step " + std::to_string(before) + ")");
+    for (size_t p = 0; p < pattern.events.size(); ++p) {
+      if (pattern.events[p] == e) pattern_step[p] = step;
     }
   }
-  if (failure.step != kNoStep) return ValidationResult{false, failure.reason};
 
-  std::optional<uint64_t> previous;
   for (size_t p = 0; p < pattern.events.size(); ++p) {
     const EventIndex e = pattern.events[p];
     const std::string which = "pattern event " + std::to_string(p + 1) + " of " +
                               std::to_string(pattern.events.size()) + ", ";
-    const uint64_t at = e < n_events ? scheduled_step(e) : kNoStep;
+    const uint64_t at = pattern_step[p];
     if (at == kNoStep) {
       return {false, which + DescribeStep(trace_, e) + ", is not in the schedule"};
     }
-    if (previous && at <= *previous) {
+    if (p == 0) continue;
+    const uint64_t previous = pattern_step[p - 1];
+    if (at <= previous) {
       return {false, which + DescribeStep(trace_, e) + " (step " + std::to_string(at) +
                          "), does not come after pattern event " + std::to_string(p) + " (step " +
-                         std::to_string(*previous) + ")"};
+                         std::to_string(previous) + ")"};
     }
-    if (p == 1 && pattern.adjacent && at != *previous + 1) {
-      return {false, "the race's events are not adjacent: steps " + std::to_string(*previous) +
+    if (p == 1 && pattern.adjacent && at != previous + 1) {
+      return {false, "the race's events are not adjacent: steps " + std::to_string(previous) +
                          " and " + std::to_string(at) + " have " +
-                         std::to_string(at - *previous - 1) + " step(s) in between"};
+                         std::to_string(at - previous - 1) + " step(s) in between"};
     }
-    previous = at;
   }
   return {};
 }

@@ -2,6 +2,7 @@
 // them) against PECAN's constraint model before a clip is written, and says precisely why not.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,8 @@ struct ValidationResult {
 //   - the pattern's events are all present, in the pattern's order, and adjacent for races.
 class ScheduleValidator {
  public:
-  // Keeps references to both; they must outlive the validator.
+  // Keeps references to both; they must outlive the validator. Marks the events where POR edges
+  // arrive (one bit per event), so make one validator per trace and reuse it.
   ScheduleValidator(const Trace& trace, const PorIndex& por);
 
   ValidationResult CheckFeasible(const std::vector<EventIndex>& schedule) const;
@@ -34,6 +36,7 @@ class ScheduleValidator {
  private:
   const Trace& trace_;
   const PorIndex& por_;
+  std::vector<uint64_t> receives_edge_;  // bit per event: an inter-thread POR edge arrives here
 };
 
 }  // namespace pecan
