@@ -67,8 +67,8 @@ anomaly (the events: thread, kind, site), exit_status, signal, signal_name, seco
 --gdb starts the program under gdb, stopped at pecan_anomaly_formed(): the moment the anomaly's
 last event is about to execute, with the program's frame selected. `continue` lets it run on.
 
-The runtime reads PECAN_MODE=replay, PECAN_CLIP, PECAN_VERDICT and PECAN_REPLAY_TIMEOUT (seconds
-for the scheduled part, 0 = none); `pecan replay` sets them.)";
+The runtime reads PECAN_MODE=replay, PECAN_CLIP, PECAN_VERDICT, PECAN_REPLAY_TIMEOUT (seconds
+for the scheduled part, 0 = none) and PECAN_REPLAY_RACE_ORDER; `pecan replay` sets them.)";
 
 struct ReplayCliOptions {
   std::string clip_path;
@@ -76,6 +76,7 @@ struct ReplayCliOptions {
   bool json = false;
   bool gdb = false;
   bool quiet = false;
+  std::string race_order = "reversed";
   std::vector<std::string> command;
 };
 
@@ -588,7 +589,10 @@ std::string WriteGdbScript(const std::vector<AnomalyEventText>& anomaly) {
 
 // ---------------------------------------------------------------------------------------------
 
-int RunReplay(const ReplayCliOptions& options) {
+int RunReplay(ReplayCliOptions options) {
+  // With positionals_at_end, CLI11 2.1 keeps a "--" that follows the clip as the first word.
+  if (!options.command.empty() && options.command.front() == "--")
+    options.command.erase(options.command.begin());
   if (options.command.empty())
     throw PecanError("replay: no program given (pecan replay CLIP -- PROGRAM [ARGS...])");
   proto::Clip clip = ReadClipFile(options.clip_path);
@@ -611,6 +615,7 @@ int RunReplay(const ReplayCliOptions& options) {
       {"PECAN_VERDICT", verdict_path},
       {"PECAN_REPLAY_TIMEOUT", runtime_bound}};
   if (options.quiet) environment["PECAN_QUIET"] = "1";
+  environment["PECAN_REPLAY_RACE_ORDER"] = options.race_order;
 
   ChildEnd end;
   if (options.gdb) {
@@ -654,6 +659,10 @@ std::function<int()> SetupReplay(CLI::App& app) {
   app.add_flag("--json", options->json, "Print the verdict as one JSON object");
   app.add_flag("--gdb", options->gdb,
                "Run under gdb and stop where the anomaly forms (no time bound)");
+  app.add_option("--race-order", options->race_order,
+                 "For a data race: run its two accesses in the order the recording did not show "
+                 "(reversed, default: the one that can fail) or as recorded")
+      ->check(CLI::IsMember({"reversed", "recorded"}));
   app.add_flag("-q,--quiet", options->quiet, "Silence warnings and the runtime's messages");
   app.add_option("command", options->command,
                  "The recorded program and its recorded arguments, after --")

@@ -22,6 +22,7 @@ bool IsHardwareFault(int signal, const siginfo_t* info) {
 
 void OnFatalSignal(int signal, siginfo_t* info, void*) {
   const int saved_errno = errno;
+  if (!OnWriterThread()) ReplayOnFatalSignal(signal);  // the verdict notes the failure first
   if (RecordingThisProcess() && !OnWriterThread()) {
     tls_thread.gates = 0;  // the dying thread records nothing more
     ProgramExitInfo exit;

@@ -1,6 +1,7 @@
 // Condition-variable interposers. A wait is UNLOCK(mutex) while still holding it, the real wait,
 // then WAIT(cond) and LOCK(mutex) once it returned holding the mutex again. NOTIFY/NOTIFY_ALL
-// are stamped before the signal, so a woken waiter's WAIT always comes later.
+// are stamped before the signal, so a woken waiter's WAIT always comes later. In replay, the
+// schedule replaces the real wait (see ReplayedWait).
 #include <errno.h>
 #include <pthread.h>
 
@@ -17,16 +18,34 @@ inline uint64_t Address(const volatile void* addr) {
   return reinterpret_cast<uintptr_t>(addr);
 }
 
-void BeforeWait(pthread_cond_t* cond, pthread_mutex_t* mutex, uint64_t pc) {
+void BeforeWait(pthread_mutex_t* mutex, uint64_t pc) {
   RecordSync(EventKind::kUnlock, 0, Address(mutex), 0, pc);
-  BeforeBlockingSync(EventKind::kWait, Address(cond));
 }
 
 void AfterWait(pthread_cond_t* cond, pthread_mutex_t* mutex, int result, uint64_t pc) {
-  AfterBlockingSync();
   RecordSync(EventKind::kWait, result == ETIMEDOUT ? pecan::kWaitTimedOutFlag : 0, Address(cond), 0,
              pc);
   RecordSync(EventKind::kLock, 0, Address(mutex), 0, pc);
+}
+
+// While a replay follows its schedule, a wait is release, wait for the turn of the WAIT step,
+// re-acquire: a spurious wake-up, which is always legal, so the schedule decides when the
+// waiter goes on (it went on in the recording only after the notify the schedule keeps first).
+bool ReplaysWait() {
+  return (tls_thread.gates & kGateReplay) && ReplayScheduling();
+}
+
+int ReplayedWait(pthread_cond_t* cond, pthread_mutex_t* mutex, uint64_t pc) {
+  BeforeWait(mutex, pc);
+  REAL(pthread_mutex_unlock)(mutex);
+  BeforeBlockingSync(EventKind::kWait, Address(cond), pc);
+  AfterBlockingSync();
+  RecordSync(EventKind::kWait, 0, Address(cond), 0, pc);
+  BeforeBlockingSync(EventKind::kLock, Address(mutex), pc);
+  REAL(pthread_mutex_lock)(mutex);
+  AfterBlockingSync();
+  RecordSync(EventKind::kLock, 0, Address(mutex), 0, pc);
+  return 0;
 }
 
 }  // namespace
@@ -34,7 +53,8 @@ void AfterWait(pthread_cond_t* cond, pthread_mutex_t* mutex, int result, uint64_
 PECAN_EXPORT int pthread_cond_wait(pthread_cond_t* cond, pthread_mutex_t* mutex) {
   if (!ThreadRecordsEvents()) return REAL(pthread_cond_wait)(cond, mutex);
   const uint64_t pc = PECAN_CALLER_PC();
-  BeforeWait(cond, mutex, pc);
+  if (ReplaysWait()) return ReplayedWait(cond, mutex, pc);
+  BeforeWait(mutex, pc);
   int result = REAL(pthread_cond_wait)(cond, mutex);
   AfterWait(cond, mutex, result, pc);
   return result;
@@ -44,7 +64,8 @@ PECAN_EXPORT int pthread_cond_timedwait(pthread_cond_t* cond, pthread_mutex_t* m
                                         const timespec* abstime) {
   if (!ThreadRecordsEvents()) return REAL(pthread_cond_timedwait)(cond, mutex, abstime);
   const uint64_t pc = PECAN_CALLER_PC();
-  BeforeWait(cond, mutex, pc);
+  if (ReplaysWait()) return ReplayedWait(cond, mutex, pc);
+  BeforeWait(mutex, pc);
   int result = REAL(pthread_cond_timedwait)(cond, mutex, abstime);
   AfterWait(cond, mutex, result, pc);
   return result;
@@ -55,7 +76,8 @@ PECAN_EXPORT int pthread_cond_clockwait(pthread_cond_t* cond, pthread_mutex_t* m
                                         clockid_t clock, const timespec* abstime) {
   if (!ThreadRecordsEvents()) return REAL(pthread_cond_clockwait)(cond, mutex, clock, abstime);
   const uint64_t pc = PECAN_CALLER_PC();
-  BeforeWait(cond, mutex, pc);
+  if (ReplaysWait()) return ReplayedWait(cond, mutex, pc);
+  BeforeWait(mutex, pc);
   int result = REAL(pthread_cond_clockwait)(cond, mutex, clock, abstime);
   AfterWait(cond, mutex, result, pc);
   return result;

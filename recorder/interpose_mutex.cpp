@@ -47,12 +47,22 @@ void RecordLockIfOutermost(pthread_mutex_t* m, uint8_t flags, uint64_t pc) {
   if (!InnerRecursiveAcquire(m)) RecordSync(EventKind::kLock, flags, Address(m), 0, pc);
 }
 
+// Before a blocking lock: a recursive mutex this thread holds already is re-acquired without
+// an event, so the replay must not wait for a LOCK step.
+bool ReacquiresRecursive(const pthread_mutex_t* m) {
+  return IsRecursive(m) && m->__data.__owner == tls_thread.tid;
+}
+
+void BeforeMutexLock(pthread_mutex_t* m, uint64_t pc) {
+  if (!ReacquiresRecursive(m)) BeforeBlockingSync(EventKind::kLock, Address(m), pc);
+}
+
 }  // namespace
 
 PECAN_EXPORT int pthread_mutex_lock(pthread_mutex_t* m) {
   if (!ThreadRecordsEvents()) return REAL(pthread_mutex_lock)(m);
   const uint64_t pc = PECAN_CALLER_PC();
-  BeforeBlockingSync(EventKind::kLock, Address(m));
+  BeforeMutexLock(m, pc);
   int result = REAL(pthread_mutex_lock)(m);
   AfterBlockingSync();
   if (Acquired(result)) RecordLockIfOutermost(m, 0, pc);
@@ -70,7 +80,7 @@ PECAN_EXPORT int pthread_mutex_trylock(pthread_mutex_t* m) {
 PECAN_EXPORT int pthread_mutex_timedlock(pthread_mutex_t* m, const timespec* abstime) {
   if (!ThreadRecordsEvents()) return REAL(pthread_mutex_timedlock)(m, abstime);
   const uint64_t pc = PECAN_CALLER_PC();
-  BeforeBlockingSync(EventKind::kLock, Address(m));
+  BeforeMutexLock(m, pc);
   int result = REAL(pthread_mutex_timedlock)(m, abstime);
   AfterBlockingSync();
   if (Acquired(result)) RecordLockIfOutermost(m, pecan::kTryLockFlag, pc);
@@ -81,7 +91,7 @@ PECAN_EXPORT int pthread_mutex_clocklock(pthread_mutex_t* m, clockid_t clock,
                                          const timespec* abstime) {
   if (!ThreadRecordsEvents()) return REAL(pthread_mutex_clocklock)(m, clock, abstime);
   const uint64_t pc = PECAN_CALLER_PC();
-  BeforeBlockingSync(EventKind::kLock, Address(m));
+  BeforeMutexLock(m, pc);
   int result = REAL(pthread_mutex_clocklock)(m, clock, abstime);
   AfterBlockingSync();
   if (Acquired(result)) RecordLockIfOutermost(m, pecan::kTryLockFlag, pc);
@@ -98,7 +108,7 @@ PECAN_EXPORT int pthread_mutex_unlock(pthread_mutex_t* m) {
 PECAN_EXPORT int pthread_spin_lock(pthread_spinlock_t* lock) {
   if (!ThreadRecordsEvents()) return REAL(pthread_spin_lock)(lock);
   const uint64_t pc = PECAN_CALLER_PC();
-  BeforeBlockingSync(EventKind::kLock, Address(lock));
+  BeforeBlockingSync(EventKind::kLock, Address(lock), pc);
   int result = REAL(pthread_spin_lock)(lock);
   AfterBlockingSync();
   if (result == 0) RecordSync(EventKind::kLock, 0, Address(lock), 0, pc);

@@ -41,6 +41,7 @@ void WithGuardEvent(int64_t* guard, EventKind kind, int order, uint64_t pc, Op o
     op();
     return;
   }
+  BeforeEvent(t, kind, pc, Address(guard), 1);
   uint32_t saved;
   if (!BeginStamped(t, saved)) {
     EndStamped(t, saved);
@@ -77,9 +78,10 @@ PECAN_EXPORT int pthread_once(pthread_once_t* control, void (*routine)(void)) {
 PECAN_EXPORT int __cxa_guard_acquire(int64_t* guard) {
   if (!ThreadRecordsEvents()) return REAL(__cxa_guard_acquire)(guard);
   const uint64_t pc = PECAN_CALLER_PC();
-  BeforeBlockingSync(EventKind::kAtomicLoad, Address(guard));
+  // Blocks while another thread runs the initializer, which needs the turn.
+  BeforeBlockingOnOthers();
   int must_initialize = REAL(__cxa_guard_acquire)(guard);
-  AfterBlockingSync();
+  AfterBlockingOnOthers();
   if (must_initialize == 0) WithGuardEvent(guard, EventKind::kAtomicLoad, kAcquireOrder, pc, [] {});
   return must_initialize;
 }

@@ -58,6 +58,7 @@ PECAN_EXPORT pid_t fork() {
 }
 
 PECAN_EXPORT void _exit(int status) {
+  ReplayOnProgramExit(status & 0xff);
   FinishRecordingAtExit(status);
   if (REAL(_exit) != nullptr) REAL(_exit)(status);
   syscall(SYS_exit_group, status);
@@ -65,6 +66,7 @@ PECAN_EXPORT void _exit(int status) {
 }
 
 PECAN_EXPORT void _Exit(int status) {
+  ReplayOnProgramExit(status & 0xff);
   FinishRecordingAtExit(status);
   if (REAL(_Exit) != nullptr) REAL(_Exit)(status);
   syscall(SYS_exit_group, status);
@@ -74,6 +76,7 @@ PECAN_EXPORT void _Exit(int status) {
 // abort() called from the program (assert() calls glibc's internal abort: the SIGABRT handler
 // catches that one).
 PECAN_EXPORT void abort() {
+  if (!OnWriterThread()) ReplayOnFatalSignal(SIGABRT);
   if (RecordingThisProcess() && !OnWriterThread()) {
     tls_thread.gates = 0;
     pecan::ProgramExitInfo exit;

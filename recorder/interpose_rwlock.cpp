@@ -23,7 +23,7 @@ inline uint64_t Address(const volatile void* addr) {
   PECAN_EXPORT int name params {                                        \
     if (!ThreadRecordsEvents()) return REAL(name) args;                 \
     const uint64_t pc = PECAN_CALLER_PC();                              \
-    if (blocking) BeforeBlockingSync(kind, Address(lock));              \
+    if (blocking) BeforeBlockingSync(kind, Address(lock), pc);          \
     int result = REAL(name) args;                                       \
     if (blocking) AfterBlockingSync();                                  \
     if (result == 0) RecordSync(kind, flags, Address(lock), 0, pc);     \

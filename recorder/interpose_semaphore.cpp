@@ -26,7 +26,7 @@ PECAN_EXPORT int sem_post(sem_t* sem) {
   PECAN_EXPORT int name params {                                              \
     if (!ThreadRecordsEvents()) return REAL(name) args;                       \
     const uint64_t pc = PECAN_CALLER_PC();                                    \
-    if (blocking) BeforeBlockingSync(EventKind::kSemWait, Address(sem));      \
+    if (blocking) BeforeBlockingSync(EventKind::kSemWait, Address(sem), pc);  \
     int result = REAL(name) args;                                             \
     if (blocking) AfterBlockingSync();                                        \
     if (result == 0) RecordSync(EventKind::kSemWait, 0, Address(sem), 0, pc); \

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <atomic>
 
@@ -24,6 +25,7 @@ struct ThreadStart {
   void* (*routine)(void*) = nullptr;
   void* arg = nullptr;
   uint32_t serial = 0;
+  uint32_t replay_id = 0;  // the child's identity in the replayed schedule (replay mode)
   bool detached = false;
   std::atomic<uint32_t> forked{0};  // set (and futex-woken) once the parent recorded FORK
 };
@@ -33,13 +35,14 @@ void* RecordedThreadStart(void* raw) {
   void* (*routine)(void*) = start->routine;
   void* arg = start->arg;
   const bool attached = AttachCurrentThread(start->serial, reinterpret_cast<uintptr_t>(routine));
-  if (attached && start->detached) MarkThreadHandleDetached(pthread_self());
   while (start->forked.load(std::memory_order_acquire) == 0)
     FutexWait(&start->forked, 0, 1'000'000);
+  const uint32_t replay_id = start->replay_id;
   {
     RuntimeScope scope;
     delete start;
   }
+  if (attached && ReplayModeActive()) ReplayAttachThread(replay_id);
   if (attached) BeginRecordingCurrentThread();
   return routine(arg);
 }
@@ -65,6 +68,7 @@ PECAN_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
   ThreadState& t = tls_thread;
   if (!(t.gates & kGateEvents)) return REAL(pthread_create)(thread, attr, routine, arg);
   const uint64_t pc = PECAN_CALLER_PC();
+  const bool replay = (t.gates & kGateReplay) != 0;
   ThreadStart* start;
   int error;
   {
@@ -74,10 +78,17 @@ PECAN_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
     start->arg = arg;
     start->serial = NextThreadSerial();
     start->detached = CreatesDetached(attr);
+    if (replay) start->replay_id = ReplayReserveChild();
     error = REAL(pthread_create)(thread, attr, RecordedThreadStart, start);
-    if (error != 0) delete start;
+    if (error != 0) {
+      if (replay) ReplayCancelChild(start->replay_id);
+      delete start;
+    }
   }
   if (error != 0) return error;
+  // Registered here, not by the child: the child cannot end (and its handle cannot be reused)
+  // before `forked` is set below, and the parent may call pthread_join right after we return.
+  RememberThreadHandle(*thread, start->serial, start->detached);
   EmitStamped(t, EventKind::kFork, 0, start->serial, 0, pc);
   start->forked.store(1, std::memory_order_release);
   FutexWakeAll(&start->forked);  // harmless if the child already went on (and freed `start`)
@@ -88,7 +99,7 @@ PECAN_EXPORT int pthread_join(pthread_t thread, void** result) {
   if (!ThreadRecordsEvents()) return REAL(pthread_join)(thread, result);
   const uint64_t pc = PECAN_CALLER_PC();
   std::optional<uint32_t> serial = FindThreadHandle(thread);
-  BeforeBlockingSync(EventKind::kJoin, serial.value_or(0));
+  BeforeBlockingSync(EventKind::kJoin, serial.value_or(0), pc);
   int error = REAL(pthread_join)(thread, result);
   AfterBlockingSync();
   if (error == 0) RecordJoin(thread, serial, pc);
@@ -108,7 +119,7 @@ PECAN_EXPORT int pthread_timedjoin_np(pthread_t thread, void** result, const tim
   if (!ThreadRecordsEvents()) return REAL(pthread_timedjoin_np)(thread, result, abstime);
   const uint64_t pc = PECAN_CALLER_PC();
   std::optional<uint32_t> serial = FindThreadHandle(thread);
-  BeforeBlockingSync(EventKind::kJoin, serial.value_or(0));
+  BeforeBlockingSync(EventKind::kJoin, serial.value_or(0), pc);
   int error = REAL(pthread_timedjoin_np)(thread, result, abstime);
   AfterBlockingSync();
   if (error == 0) RecordJoin(thread, serial, pc);
@@ -120,11 +131,19 @@ PECAN_EXPORT int pthread_clockjoin_np(pthread_t thread, void** result, clockid_t
   if (!ThreadRecordsEvents()) return REAL(pthread_clockjoin_np)(thread, result, clock, abstime);
   const uint64_t pc = PECAN_CALLER_PC();
   std::optional<uint32_t> serial = FindThreadHandle(thread);
-  BeforeBlockingSync(EventKind::kJoin, serial.value_or(0));
+  BeforeBlockingSync(EventKind::kJoin, serial.value_or(0), pc);
   int error = REAL(pthread_clockjoin_np)(thread, result, clock, abstime);
   AfterBlockingSync();
   if (error == 0) RecordJoin(thread, serial, pc);
   return error;
+}
+
+// The initial thread leaving with pthread_exit lets the process live until its last thread
+// ends; the writer notices when only it is left and ends the process as glibc would have.
+PECAN_EXPORT void pthread_exit(void* value) {
+  if (gettid() == getpid()) NoteInitialThreadExited();
+  REAL(pthread_exit)(value);
+  __builtin_unreachable();
 }
 
 PECAN_EXPORT int pthread_detach(pthread_t thread) {

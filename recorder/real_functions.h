@@ -32,6 +32,7 @@ void* __libc_pvalloc(size_t size);
   X(pthread_timedjoin_np)           \
   X(pthread_clockjoin_np)           \
   X(pthread_detach)                 \
+  X(pthread_exit)                   \
   X(pthread_mutex_lock)             \
   X(pthread_mutex_trylock)          \
   X(pthread_mutex_timedlock)        \

@@ -37,6 +37,7 @@ RuntimeConfig* config = nullptr;
 std::atomic<TraceCollector*> collector{nullptr};
 std::atomic<pid_t> recording_pid{0};
 
+std::atomic<bool> initial_thread_exited{false};
 std::atomic<bool> exit_status_known{false};
 std::atomic<int> exit_status{0};
 
@@ -86,6 +87,7 @@ TraceMeta BuildTraceMeta(const RuntimeConfig& settings) {
 void RecordExitStatus(int status, void*) {
   exit_status.store(status & 0xff, std::memory_order_relaxed);
   exit_status_known.store(true, std::memory_order_release);
+  ReplayOnProgramExit(status & 0xff);
 }
 
 // Opens the trace and starts the writer. The caller begins recording its thread afterwards.
@@ -97,7 +99,8 @@ bool StartRecording() {
     RuntimeMessage("cannot record: ", error.what(), "; running unrecorded");
     return false;
   }
-  if (!AttachCurrentThread(NextThreadSerial(), 0)) {
+  const uint32_t serial = NextThreadSerial();
+  if (!AttachCurrentThread(serial, 0)) {
     RuntimeMessage("cannot allocate the thread buffer; running unrecorded");
     fresh->Finish(ProgramExitInfo{}, kExitWaitMs);
     return false;
@@ -108,6 +111,7 @@ bool StartRecording() {
     tls_thread.ring = nullptr;
     return false;
   }
+  RememberThreadHandle(pthread_self(), serial, false);  // the first thread can be joined too
   recording_pid.store(getpid(), std::memory_order_relaxed);
   collector.store(fresh, std::memory_order_release);
   return true;
@@ -122,6 +126,13 @@ const RuntimeConfig& Config() {
 bool RecordingThisProcess() {
   return collector.load(std::memory_order_acquire) != nullptr &&
          recording_pid.load(std::memory_order_relaxed) == getpid();
+}
+
+void NoteInitialThreadExited() {
+  initial_thread_exited.store(true, std::memory_order_release);
+}
+bool InitialThreadExited() {
+  return initial_thread_exited.load(std::memory_order_acquire);
 }
 
 bool OnWriterThread() {
@@ -145,10 +156,14 @@ void InitializeRuntime() {
     ResolveRealFunctions();
     config = new RuntimeConfig(ReadRuntimeConfig());
     if (config->mode == RuntimeMode::kReplay) {
-      RuntimeMessage("PECAN_MODE=replay is not available in this build; running unrecorded");
-      config->mode = RuntimeMode::kOff;
+      // Replay records as usual (so each thread yields the recorded run's events, with the
+      // clip's settings), into PECAN_TRACE if given, else nowhere; every event first waits
+      // for its turn in the clip's schedule. A forked child neither records nor replays.
+      StartReplayMode(config->func_events, config->stack_accesses);
+      config->fork_policy = ForkPolicy::kStop;
+      if (getenv("PECAN_TRACE") == nullptr) config->trace_path = "/dev/null";
     }
-    if (config->mode == RuntimeMode::kRecord) {
+    if (config->mode != RuntimeMode::kOff) {
       // Programs this one starts (exec, system, posix_spawn) must not record over our trace.
       unsetenv("PECAN_MODE");
       InitThreadLifecycle();
@@ -156,6 +171,8 @@ void InitializeRuntime() {
       if (recording) {
         on_exit(RecordExitStatus, nullptr);
         InstallFatalSignalHandlers();
+      } else if (config->mode == RuntimeMode::kReplay) {
+        ReplayCannotStart("the runtime could not start recording the run's events");
       } else {
         config->mode = RuntimeMode::kOff;
       }

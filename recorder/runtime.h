@@ -26,6 +26,11 @@ void FinishRecording(const ProgramExitInfo& exit, int64_t max_wait_ms);
 // Ends the recording for a process that is about to end with `status` (exit paths).
 void FinishRecordingAtExit(int status);
 
+// The initial thread called pthread_exit: once every other program thread has ended, the
+// process must exit with status 0 (our writer thread would otherwise keep it alive).
+void NoteInitialThreadExited();
+bool InitialThreadExited();
+
 // True on the writer thread (a fault there must not wait for itself).
 bool OnWriterThread();
 

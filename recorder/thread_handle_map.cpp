@@ -26,10 +26,10 @@ std::unordered_map<pthread_t, HandleEntry>& Handles() {
 
 }  // namespace
 
-void RememberThreadHandle(pthread_t handle, uint32_t serial) {
+void RememberThreadHandle(pthread_t handle, uint32_t serial, bool detached) {
   RuntimeScope scope;
   SpinLockGuard guard(handles_lock);
-  Handles()[handle] = HandleEntry{serial, false};
+  Handles()[handle] = HandleEntry{serial, detached};
 }
 
 std::optional<uint32_t> FindThreadHandle(pthread_t handle) {
@@ -54,11 +54,13 @@ void MarkThreadHandleDetached(pthread_t handle) {
   if (it != Handles().end()) it->second.detached = true;
 }
 
-void ForgetThreadHandleIfDetached(pthread_t handle) {
+void ForgetThreadHandleIfDetached(pthread_t handle, uint32_t serial) {
   RuntimeScope scope;
   SpinLockGuard guard(handles_lock);
   auto it = Handles().find(handle);
-  if (it != Handles().end() && it->second.detached) Handles().erase(it);
+  if (it != Handles().end() && it->second.detached && it->second.serial == serial) {
+    Handles().erase(it);
+  }
 }
 
 void LockThreadHandlesForFork() {

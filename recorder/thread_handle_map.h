@@ -9,15 +9,15 @@
 
 namespace pecan::rt {
 
-// The child registers itself when it starts; join looks it up and forgets it; a detached
-// thread forgets itself when it ends (its handle may then be reused by a new thread).
-void RememberThreadHandle(pthread_t handle, uint32_t serial);
+// The creator registers the child before the child can run; join looks it up and forgets
+// it; a detached thread forgets itself when it ends (its handle may then be reused).
+void RememberThreadHandle(pthread_t handle, uint32_t serial, bool detached);
 std::optional<uint32_t> FindThreadHandle(pthread_t handle);
 // Forgets `handle` if it still names thread `serial` (it may already name a newer thread).
 void ForgetThreadHandle(pthread_t handle, uint32_t serial);
 void MarkThreadHandleDetached(pthread_t handle);
-// Forgets `handle` if it was detached (called by the ending thread itself).
-void ForgetThreadHandleIfDetached(pthread_t handle);
+// Forgets `handle` if it was detached and still names `serial` (called by the ending thread).
+void ForgetThreadHandleIfDetached(pthread_t handle, uint32_t serial);
 
 // Fork: the forking thread holds the table's lock across fork(); the child starts empty.
 void LockThreadHandlesForFork();

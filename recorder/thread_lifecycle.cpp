@@ -9,6 +9,7 @@
 
 #include <atomic>
 
+#include "recorder/replay_bridge.h"
 #include "recorder/runtime.h"
 #include "recorder/thread_handle_map.h"
 #include "recorder/thread_state.h"
@@ -76,6 +77,7 @@ uint32_t OpenGatesFor(const ThreadState& t) {
   uint32_t gates = kGateEvents;
   if (t.ignore_depth == 0) gates |= kGateAccesses;
   if (Config().func_events) gates |= kGateFuncs;
+  if (ReplayModeActive()) gates |= kGateReplay;
   return gates;
 }
 
@@ -104,6 +106,7 @@ bool AttachCurrentThread(uint32_t serial, uint64_t entry_pc) {
   t.tail = 0;
   t.tail_limit = kRingSlots;
   t.serial = serial;
+  t.func_depth = 0;
   t.entry_pc = entry_pc;
   t.tid = gettid();
   t.ignore_depth = 0;
@@ -112,7 +115,6 @@ bool AttachCurrentThread(uint32_t serial, uint64_t entry_pc) {
   t.open_gates = 0;
   InstallAltStack();
   if (exit_key_created) pthread_setspecific(exit_key, &first_round_marker);
-  RememberThreadHandle(pthread_self(), serial);
   PublishRing(ring);
   return true;
 }
@@ -120,6 +122,8 @@ bool AttachCurrentThread(uint32_t serial, uint64_t entry_pc) {
 void BeginRecordingCurrentThread() {
   ThreadState& t = tls_thread;
   if (t.ring == nullptr) return;
+  // The gates are still closed: THREAD_BEGIN asks for its turn here.
+  if (ReplayModeActive()) ReplayBeforeEvent(EventKind::kThreadBegin, t.entry_pc, 0, 0);
   EmitStamped(t, EventKind::kThreadBegin, 0, 0, 0, t.entry_pc);
   t.open_gates = OpenGatesFor(t);
   t.gates = t.open_gates;
@@ -128,14 +132,20 @@ void BeginRecordingCurrentThread() {
 void EndCurrentThread() {
   ThreadState& t = tls_thread;
   if (t.ring == nullptr || !(t.open_gates & kGateEvents)) return;
+  // Frames left without returning (pthread_exit, cancellation) exit here.
+  for (; t.func_depth > 0; --t.func_depth) {
+    BeforeEvent(t, EventKind::kFuncExit, t.entry_pc, 0, 0);
+    EmitPlain(t, PackPlainWord(EventKind::kFuncExit, 0, 0, 0), t.entry_pc);
+  }
   EmitStamped(t, EventKind::kFree, 0, t.stack_lo, t.stack_bytes, t.entry_pc);
   EmitStamped(t, EventKind::kThreadEnd, 0, 0, 0, t.entry_pc);
+  if (t.gates & kGateReplay) ReplayDetachThread();
   t.gates = 0;
   t.open_gates = 0;
   ThreadRing* ring = t.ring;
   t.ring = nullptr;
   ring->finished.store(true, std::memory_order_release);  // the writer frees it once drained
-  ForgetThreadHandleIfDetached(pthread_self());
+  ForgetThreadHandleIfDetached(pthread_self(), t.serial);
   RuntimeScope scope;
   RemoveAltStack();
 }

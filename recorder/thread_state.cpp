@@ -54,7 +54,7 @@ void CommitStamped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t targe
 
 void EmitStamped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t target, uint64_t size,
                  uint64_t pc) {
-  // Scheduler hook goes here (replay): the thread waits for its turn before the event.
+  BeforeEvent(t, kind, pc, target, size);
   uint32_t saved;
   if (BeginStamped(t, saved)) CommitStamped(t, kind, flags, target, size, pc);
   EndStamped(t, saved);

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "recorder/event_slot.h"
+#include "recorder/replay_bridge.h"
 #include "recorder/thread_ring.h"
 
 namespace pecan::rt {
@@ -19,6 +20,9 @@ namespace pecan::rt {
 inline constexpr uint32_t kGateAccesses = 1;  // plain READ/WRITE (closed by ignore annotations)
 inline constexpr uint32_t kGateEvents = 2;    // synchronization, atomics, allocation, ...
 inline constexpr uint32_t kGateFuncs = 4;     // FUNC_ENTRY/FUNC_EXIT (PECAN_FUNC_EVENTS)
+// Replay mode: every event asks the scheduler for its turn (replay_bridge.h) before it takes
+// effect. Closed with the others, so the runtime's own work is never scheduled.
+inline constexpr uint32_t kGateReplay = 8;
 
 struct ThreadState {
   uint32_t gates;       // what is recorded right now
@@ -34,6 +38,7 @@ struct ThreadState {
   uint64_t entry_pc;     // the thread's start routine: site of THREAD_BEGIN/THREAD_END
   uint32_t serial;
   uint32_t ignore_depth;
+  uint32_t func_depth;  // recorded FUNC_ENTRYs not yet exited
   pid_t tid;
 };
 
@@ -70,11 +75,19 @@ inline void EmitPlain(ThreadState& t, uint64_t word, uint64_t pc) {
   t.gates = saved;
 }
 
+// In replay mode: waits until the schedule lets the calling thread execute this event (which
+// has not taken effect yet). Call it where the event's gate was found open.
+inline void BeforeEvent(const ThreadState& t, EventKind kind, uint64_t pc, uint64_t target,
+                        uint64_t size) {
+  if (__builtin_expect(t.gates & kGateReplay, 0)) ReplayBeforeEvent(kind, pc, target, size);
+}
+
 // Plain memory access of `size` bytes (size > 0).
 inline void RecordAccess(EventKind kind, uint64_t addr, uint64_t size, uint64_t pc) {
   ThreadState& t = tls_thread;
   if (__builtin_expect(!(t.gates & kGateAccesses), 0)) return;
   if (addr - t.stack_lo < t.stack_filter_bytes) return;
+  BeforeEvent(t, kind, pc, addr, size);
   if (__builtin_expect(size <= kMaxInlineSize, 1)) {
     EmitPlain(t, PackPlainWord(kind, 0, size, addr), pc);
     return;
@@ -145,13 +158,23 @@ class RuntimeScope {
   uint32_t saved_;
 };
 
-// Hooks for the replayer around blocking synchronization calls (lock, wait, join, barrier,
-// semaphore). The scheduler hook goes here: BeforeBlockingSync runs before the real call,
-// AfterBlockingSync after it returns. Recording needs nothing here.
-inline void BeforeBlockingSync(EventKind upcoming, uint64_t target) {
-  (void)upcoming;
-  (void)target;
+// Hooks for the replayer around blocking synchronization calls whose event is recorded after
+// the call returns (lock, join, semaphore wait): BeforeBlockingSync waits for the turn of the
+// upcoming event before the real call, so two threads never race for the real object;
+// AfterBlockingSync follows the call. Recording needs nothing here.
+inline void BeforeBlockingSync(EventKind upcoming, uint64_t target, uint64_t pc) {
+  if (__builtin_expect(tls_thread.gates & kGateReplay, 0)) ReplayAcquireTurn(upcoming, pc, target);
 }
-inline void AfterBlockingSync() {}
+inline void AfterBlockingSync() {
+  if (__builtin_expect(tls_thread.gates & kGateReplay, 0)) ReplayEndBlocking();
+}
+// Around a call that blocks until other threads act (barrier wait, a C++ static another thread
+// is initializing): the turn goes on to the schedule's next thread first.
+inline void BeforeBlockingOnOthers() {
+  if (__builtin_expect(tls_thread.gates & kGateReplay, 0)) ReplayBeginBlocking();
+}
+inline void AfterBlockingOnOthers() {
+  if (__builtin_expect(tls_thread.gates & kGateReplay, 0)) ReplayEndBlocking();
+}
 
 }  // namespace pecan::rt

@@ -3,9 +3,15 @@
 // stamped event with stamp s can be written once every stamp below s has been written.
 #include "recorder/trace_collector.h"
 
+#include <dirent.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <exception>
@@ -13,6 +19,7 @@
 
 #include "recorder/global_stamp.h"
 #include "recorder/real_functions.h"
+#include "recorder/runtime.h"
 #include "recorder/runtime_messages.h"
 #include "recorder/thread_state.h"
 #include "trace_format/error.h"
@@ -24,12 +31,42 @@ constexpr size_t kBatchEvents = 4096;
 constexpr uint64_t kHeadPublishSlots = 4096;         // how often a drain hands ring space back
 constexpr uint64_t kPrefetchSlots = 16;              // 4 cache lines ahead
 constexpr int64_t kFlushIntervalNs = 1'000'000'000;  // bounds what kill -9 loses to ~1 s
-constexpr int64_t kGiveUpStampNs = 250'000'000;      // final drain: a stamp that never comes
+// How soon a process whose main thread called pthread_exit ends after its last thread did.
+constexpr int64_t kThreadCountIntervalNs = 50'000'000;
+constexpr int64_t kGiveUpStampNs = 250'000'000;  // final drain: a stamp that never comes
 
 int64_t MonotonicNs() {
   timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
   return int64_t(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+// True when the task's state in /proc/self/task/<tid>/stat is not Z: a main thread that called
+// pthread_exit stays listed as a zombie until the whole process ends.
+bool TaskAlive(const char* tid) {
+  char path[64];
+  snprintf(path, sizeof path, "/proc/self/task/%s/stat", tid);
+  const int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  char stat[256];
+  const ssize_t n = read(fd, stat, sizeof stat - 1);
+  close(fd);
+  if (n <= 0) return false;
+  stat[n] = '\0';
+  const char* name_end = strrchr(stat, ')');  // the name may hold spaces and parentheses
+  return name_end != nullptr && name_end[1] == ' ' && name_end[2] != 'Z' && name_end[2] != 'X';
+}
+
+// Live threads of this process right now (entries of /proc/self/task that are not zombies).
+size_t LiveThreadCount() {
+  DIR* tasks = opendir("/proc/self/task");
+  if (tasks == nullptr) return 0;
+  size_t count = 0;
+  while (const dirent* entry = readdir(tasks)) {
+    if (entry->d_name[0] != '.' && TaskAlive(entry->d_name)) ++count;
+  }
+  closedir(tasks);
+  return count;
 }
 
 void SleepNs(int64_t ns) {
@@ -103,6 +140,11 @@ void TraceCollector::Run() {
       }
     }
     if (events_since_flush_ > 0 && MonotonicNs() - last_flush_ns_ > kFlushIntervalNs) FlushFile();
+    if (InitialThreadExited() && MonotonicNs() - last_thread_count_ns_ > kThreadCountIntervalNs) {
+      last_thread_count_ns_ = MonotonicNs();
+      // Every program thread is gone: end the process as the last thread's exit would have.
+      if (LiveThreadCount() == 1) exit(0);
+    }
     if (pause_requested_.load(std::memory_order_acquire)) {
       FlushFile();
       paused_.store(true, std::memory_order_release);
@@ -146,7 +188,8 @@ bool TraceCollector::Finish(const ProgramExitInfo& exit, int64_t max_wait_ms) {
     exit_ = exit;
     // From now on a full ring drops events instead of waiting for a writer that stops soon.
     recording_closed.store(true, std::memory_order_release);
-    if (!thread_started_) {
+    // Without a writer thread, or on it (it ended the process itself), finish right here.
+    if (!thread_started_ || OnWriterThread()) {
       RuntimeScope scope;
       FinalDrain();
       state_.store(kDone, std::memory_order_release);

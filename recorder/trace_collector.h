@@ -90,6 +90,7 @@ class TraceCollector {
   uint64_t given_up_stamps_ = 0;
   uint64_t events_since_flush_ = 0;
   int64_t last_flush_ns_ = 0;
+  int64_t last_thread_count_ns_ = 0;
   bool write_failed_ = false;
 
   pthread_t thread_{};

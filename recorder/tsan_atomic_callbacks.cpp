@@ -35,11 +35,33 @@ struct Outcome {
   int order;
 };
 
+// What the replay is told before the operation runs: its kind, or a compare-exchange (whose
+// kind depends on whether it succeeds).
+enum class Upcoming : uint8_t { kLoad, kStore, kRmw, kCompareExchange };
+
 // Runs `op` (which returns an Outcome) and records it atomically with its effect.
 template <typename T, typename Op>
-inline auto Recorded(const volatile T* addr, uint64_t pc, Op op) -> decltype(op().value) {
+inline auto Recorded(const volatile T* addr, uint64_t pc, Upcoming upcoming, Op op)
+    -> decltype(op().value) {
   ThreadState& t = tls_thread;
   if (!(t.gates & kGateEvents)) return op().value;
+  if (__builtin_expect(t.gates & kGateReplay, 0)) {
+    const uint64_t target = reinterpret_cast<uintptr_t>(addr);
+    switch (upcoming) {
+      case Upcoming::kLoad:
+        ReplayBeforeEvent(EventKind::kAtomicLoad, pc, target, sizeof(T));
+        break;
+      case Upcoming::kStore:
+        ReplayBeforeEvent(EventKind::kAtomicStore, pc, target, sizeof(T));
+        break;
+      case Upcoming::kRmw:
+        ReplayBeforeEvent(EventKind::kAtomicRmw, pc, target, sizeof(T));
+        break;
+      case Upcoming::kCompareExchange:
+        ReplayBeforeCompareExchange(pc, target, sizeof(T));
+        break;
+    }
+  }
   uint32_t saved;
   if (!BeginStamped(t, saved)) {
     EndStamped(t, saved);
@@ -137,7 +159,7 @@ bool CasWith(volatile T* a, T* expected, T desired, int success, int failure) {
 template <typename T>
 T Load(const volatile T* a, int mo, uint64_t pc) {
   const int order = OrderOf(mo);
-  return Recorded(a, pc, [&] {
+  return Recorded(a, pc, Upcoming::kLoad, [&] {
     return Outcome<T>{LoadWith(a, order), EventKind::kAtomicLoad, order};
   });
 }
@@ -145,7 +167,7 @@ T Load(const volatile T* a, int mo, uint64_t pc) {
 template <typename T>
 void Store(volatile T* a, T v, int mo, uint64_t pc) {
   const int order = OrderOf(mo);
-  Recorded(a, pc, [&] {
+  Recorded(a, pc, Upcoming::kStore, [&] {
     StoreWith(a, v, order);
     return Outcome<int>{0, EventKind::kAtomicStore, order};
   });
@@ -155,7 +177,7 @@ template <typename T>
 bool CompareExchange(volatile T* a, T* expected, T desired, int mo, int fail_mo, uint64_t pc) {
   const int order = OrderOf(mo);
   const int fail_order = OrderOf(fail_mo);
-  return Recorded(a, pc, [&] {
+  return Recorded(a, pc, Upcoming::kCompareExchange, [&] {
     bool swapped = CasWith(a, expected, desired, order, fail_order);
     // A failed compare-exchange only read the location, with the failure order.
     return Outcome<bool>{swapped, swapped ? EventKind::kAtomicRmw : EventKind::kAtomicLoad,
@@ -175,7 +197,7 @@ T CompareExchangeValue(volatile T* a, T expected, T desired, int mo, int fail_mo
 #define PECAN_RMW_CALLBACK(bits, name, builtin)                                                \
   PECAN_EXPORT a##bits __tsan_atomic##bits##_##name(volatile a##bits* a, a##bits v, int mo) {  \
     const int order = OrderOf(mo);                                                             \
-    return Recorded(a, PECAN_CALLER_PC(), [&] {                                                \
+    return Recorded(a, PECAN_CALLER_PC(), Upcoming::kRmw, [&] {                                \
       a##bits old = RmwWith(order, [&](auto o) { return builtin(a, v, decltype(o)::value); }); \
       return Outcome<a##bits>{old, EventKind::kAtomicRmw, order};                              \
     });                                                                                        \

@@ -35,16 +35,23 @@ PECAN_EXPORT void __tsan_init() {
 PECAN_EXPORT void __tsan_flush_memory() {}
 
 // FUNC_ENTRY's site is inside the entered function (this call's return address).
+// The depth keeps FUNC events balanced: an exit from a function entered before the thread
+// was recorded is dropped, and frames a thread leaves without returning (pthread_exit) get
+// their exits at THREAD_END.
 PECAN_EXPORT void __tsan_func_entry(void* caller_pc) {
   (void)caller_pc;
   ThreadState& t = tls_thread;
   if (!(t.gates & kGateFuncs)) return;
+  ++t.func_depth;
+  BeforeEvent(t, EventKind::kFuncEntry, PECAN_CALLER_PC(), 0, 0);
   EmitPlain(t, PackPlainWord(EventKind::kFuncEntry, 0, 0, 0), PECAN_CALLER_PC());
 }
 
 PECAN_EXPORT void __tsan_func_exit() {
   ThreadState& t = tls_thread;
-  if (!(t.gates & kGateFuncs)) return;
+  if (!(t.gates & kGateFuncs) || t.func_depth == 0) return;
+  --t.func_depth;
+  BeforeEvent(t, EventKind::kFuncExit, PECAN_CALLER_PC(), 0, 0);
   EmitPlain(t, PackPlainWord(EventKind::kFuncExit, 0, 0, 0), PECAN_CALLER_PC());
 }
 

@@ -23,6 +23,10 @@ bool Overlap(uint64_t a, uint32_t a_size, uint64_t b, uint32_t b_size) {
   return a < b_end && b < a_end;
 }
 
+bool SameKind(EventKind step, const EventView& event) {
+  return step == event.kind || (event.compare_exchange && step == EventKind::kAtomicLoad);
+}
+
 }  // namespace
 
 ClipFollowPolicy::ClipFollowPolicy(const ReplaySchedule& schedule, SiteLocator& locator)
@@ -54,14 +58,67 @@ SchedulePolicy::Check ClipFollowPolicy::CheckEvent(LogicalThread thread, const E
   const uint64_t position = position_.load(std::memory_order_relaxed);
   if (position >= schedule_.steps.size()) return Check::kNotMine;
   const ScheduleStep& step = schedule_.steps[position];
-  if (step.thread != thread) return Check::kNotMine;
-  if (step.kind == event.kind && runtime_pc_[step.site] == event.pc) return Check::kMine;
+  if (step.thread != thread) {
+    NotePoised(thread, event, position);
+    return Check::kNotMine;
+  }
+  if (Matches(step, event))
+    return StartPositioning(thread, position) ? Check::kNotMine : Check::kMine;
   return CheckAfterMismatch(step, event);
+}
+
+bool ClipFollowPolicy::LastThreadGoesStraightThere(uint64_t position) const {
+  const uint64_t last = schedule_.anomaly.back().step;
+  const LogicalThread thread = schedule_.steps[last].thread;
+  for (uint64_t s = position; s < last; ++s)
+    if (schedule_.steps[s].thread == thread) return false;
+  return true;
+}
+
+bool ClipFollowPolicy::StartPositioning(LogicalThread thread, uint64_t position) {
+  const auto& anomaly = schedule_.anomaly;
+  if (anomaly.size() < 2 || positioning_.load() != Positioning::kNotYet || last_poised_ ||
+      anomaly[anomaly.size() - 2].step != position ||
+      schedule_.steps[anomaly.back().step].thread == thread ||
+      !LastThreadGoesStraightThere(position))
+    return false;
+  positioning_.store(Positioning::kActive);
+  return true;
+}
+
+bool ClipFollowPolicy::Matches(const ScheduleStep& step, const EventView& event) const {
+  return SameKind(step.kind, event) && runtime_pc_[step.site] == event.pc;
+}
+
+void ClipFollowPolicy::NotePoised(LogicalThread thread, const EventView& event, uint64_t position) {
+  if (anomaly_formed_ || schedule_.anomaly.size() < 2) return;
+  const uint64_t last = schedule_.anomaly.back().step;
+  const ScheduleStep& step = schedule_.steps[last];
+  if (step.thread != thread) return;
+  // Whatever it reported, the thread being positioned has now had its chance.
+  Positioning active = Positioning::kActive;
+  positioning_.compare_exchange_strong(active, Positioning::kDone);
+  if (position > last || !Matches(step, event) || !LastThreadGoesStraightThere(position)) return;
+  last_poised_ = true;
+  last_poised_at_ = {event.addr, event.size};
+}
+
+bool ClipFollowPolicy::FormsWithLastPending() {
+  if (!last_poised_ || next_anomaly_ + 1 != schedule_.anomaly.size()) return false;
+  anomaly_seen_.push_back(last_poised_at_);
+  if (!AnomalyLocationsAgree()) {
+    anomaly_seen_.pop_back();  // not one location: the last event's own execution decides
+    refuted_ = {};
+    return false;
+  }
+  ++next_anomaly_;
+  formed_with_last_pending_ = true;
+  return true;
 }
 
 SchedulePolicy::Check ClipFollowPolicy::CheckAfterMismatch(const ScheduleStep& step,
                                                            const EventView& event) {
-  if (step.kind != event.kind) return Check::kDiverged;
+  if (!SameKind(step.kind, event)) return Check::kDiverged;
   // The site's module may have been loaded after start-up (dlopen): look once more.
   if (!located_again_) {
     located_again_ = true;
@@ -85,6 +142,9 @@ SchedulePolicy::Progress ClipFollowPolicy::Execute(LogicalThread thread, const E
       } else {
         progress.stop = true;
       }
+    } else if (FormsWithLastPending()) {
+      anomaly_formed_ = true;
+      progress.anomaly_formed = true;
     }
   }
   position_.store(position + 1, std::memory_order_release);
@@ -114,7 +174,12 @@ bool ClipFollowPolicy::AnomalyLocationsAgree() {
   return true;
 }
 
-LogicalThread ClipFollowPolicy::NextHolder() {
+LogicalThread ClipFollowPolicy::NextHolder(LogicalThread from) {
+  if (positioning_.load() == Positioning::kActive) {
+    const LogicalThread last_thread = schedule_.steps[schedule_.anomaly.back().step].thread;
+    if (from != last_thread) return last_thread;
+    positioning_.store(Positioning::kDone);  // it gave the turn up (blocked, idle, exited)
+  }
   const uint64_t position = position_.load(std::memory_order_acquire);
   return position < schedule_.steps.size() ? schedule_.steps[position].thread : kNoThread;
 }

@@ -22,7 +22,7 @@ class ClipFollowPolicy final : public SchedulePolicy {
   LogicalThread FirstHolder() override;
   Check CheckEvent(LogicalThread thread, const EventView& event) override;
   Progress Execute(LogicalThread thread, const EventView& event) override;
-  LogicalThread NextHolder() override;
+  LogicalThread NextHolder(LogicalThread from) override;
   bool OwnsNextStep(LogicalThread thread) const override;
   uint64_t StepsExecuted() const override { return position_.load(std::memory_order_acquire); }
   uint64_t StepsTotal() const override { return schedule_.steps.size(); }
@@ -38,10 +38,25 @@ class ClipFollowPolicy final : public SchedulePolicy {
   };
   const std::vector<SeenAccess>& anomaly_seen() const { return anomaly_seen_; }
   bool anomaly_formed() const { return anomaly_formed_; }
+  // True when the anomaly formed with its last event not yet executed: every other event ran
+  // and the last one's thread was stopped at it (same address), waiting for its turn.
+  bool formed_with_last_pending() const { return formed_with_last_pending_; }
 
  private:
   Check CheckAfterMismatch(const ScheduleStep& step, const EventView& event);
   bool AnomalyLocationsAgree();
+  bool Matches(const ScheduleStep& step, const EventView& event) const;
+  // `thread` reported `event` while the next step is another thread's: if that is the
+  // anomaly's last event and nothing else of `thread` comes first, remember where it stands.
+  void NotePoised(LogicalThread thread, const EventView& event, uint64_t position);
+  // True when the last anomaly step's thread has no step before it from `position` on.
+  bool LastThreadGoesStraightThere(uint64_t position) const;
+  // Whether the holder of the second-to-last anomaly step should first let the last step's
+  // thread reach its event.
+  bool StartPositioning(LogicalThread thread, uint64_t position);
+  // After an anomaly step ran: with only the last one left and its thread stopped at it, the
+  // anomaly has formed (a race's two accesses were both about to run on one location).
+  bool FormsWithLastPending();
 
   const ReplaySchedule& schedule_;
   SiteLocator& locator_;
@@ -51,6 +66,14 @@ class ClipFollowPolicy final : public SchedulePolicy {
   size_t next_anomaly_ = 0;
   std::vector<SeenAccess> anomaly_seen_;
   bool anomaly_formed_ = false;
+  bool formed_with_last_pending_ = false;
+  bool last_poised_ = false;  // the last anomaly step's thread waits at that very event
+  SeenAccess last_poised_at_;
+  // Before the anomaly's second-to-last step runs, the last step's thread gets the turn once
+  // to reach its event, so both stand at their accesses when the first one runs (what makes a
+  // race real) whatever the timing: kActive while it has the turn for that.
+  enum class Positioning : uint8_t { kNotYet, kActive, kDone };
+  std::atomic<Positioning> positioning_{Positioning::kNotYet};
   StopReport refuted_;
   std::unordered_map<uint64_t, LogicalThread> thread_by_path_;  // (parent << 32 | ordinal)
   std::atomic<LogicalThread> next_unrecorded_;

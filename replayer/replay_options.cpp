@@ -2,6 +2,7 @@
 #include "replayer/replay_options.h"
 
 #include <cstdlib>
+#include <string_view>
 
 namespace pecan::replay {
 
@@ -15,6 +16,8 @@ ReplayOptions ReadReplayOptions() {
     if (end != timeout && *end == '\0' && seconds >= 0 && seconds < 1e7)
       options.time_bound = std::chrono::milliseconds(static_cast<int64_t>(seconds * 1000));
   }
+  if (const char* order = std::getenv("PECAN_REPLAY_RACE_ORDER"))
+    options.reverse_race = std::string_view(order) != "recorded";
   if (const char* quiet = std::getenv("PECAN_QUIET")) options.quiet = quiet[0] == '1';
   return options;
 }

@@ -14,6 +14,9 @@ struct ReplayOptions {
   // The scheduled part of the run must end within this; zero means no bound.
   std::chrono::milliseconds time_bound{std::chrono::seconds(10)};
   bool quiet = false;
+  // Data races: run the two accesses in the order the recording did not show (PECAN_REPLAY_
+  // RACE_ORDER=reversed, the default) or as recorded (=recorded). See ReplaySchedule.
+  bool reverse_race = true;
 };
 
 // PECAN_REPLAY_TIMEOUT is in seconds (fractions allowed); unset or invalid keeps the default.

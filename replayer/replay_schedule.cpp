@@ -3,6 +3,7 @@
 
 #include <cstdio>
 #include <unordered_map>
+#include <utility>
 
 #include "proto/clip.pb.h"
 #include "trace_format/error.h"
@@ -106,6 +107,18 @@ ReplaySchedule ReplaySchedule::FromClip(const proto::Clip& clip) {
     schedule.anomaly.push_back(anomaly);
   }
   return schedule;
+}
+
+bool ReplaySchedule::ReverseRaceOrder() {
+  if (pattern != "race" || anomaly.size() != 2) return false;
+  const uint64_t first = anomaly[0].step;
+  const uint64_t second = anomaly[1].step;
+  if (second != first + 1 || steps[first].thread == steps[second].thread) return false;
+  std::swap(steps[first], steps[second]);
+  std::swap(anomaly[0], anomaly[1]);
+  anomaly[0].step = first;
+  anomaly[1].step = second;
+  return true;
 }
 
 const ScheduleModule* ReplaySchedule::FindModule(uint32_t id) const {

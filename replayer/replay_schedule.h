@@ -61,6 +61,13 @@ struct ReplaySchedule {
   // Throws PecanError("<what>") naming the first inconsistency.
   static ReplaySchedule FromClip(const proto::Clip& clip);
 
+  // A data race's clip runs its two accesses back to back in the recorded order, which the
+  // recorded run already survived. Swapping them (they are adjacent and independent, so both
+  // orders are feasible when the race is real) runs the order the recording did not show, as
+  // PECAN's Figure 1 schedule does. Returns false (and changes nothing) when the clip is not
+  // such a race.
+  bool ReverseRaceOrder();
+
   // "T1" (or the recorded name), "lock at prog+0x1234"
   std::string ThreadName(LogicalThread thread) const;
   std::string DescribeSite(uint32_t site) const;

@@ -25,12 +25,19 @@ std::string SignalName(int signal) {
                                  : "signal " + std::to_string(signal);
 }
 
+ReplaySchedule ScheduleFor(const proto::Clip& clip, const ReplayOptions& options,
+                           bool& race_reversed) {
+  ReplaySchedule schedule = ReplaySchedule::FromClip(clip);
+  race_reversed = options.reverse_race && schedule.ReverseRaceOrder();
+  return schedule;
+}
+
 }  // namespace
 
 ReplaySession::ReplaySession(ReplayOptions options, proto::Clip clip, Environment environment)
     : options_(std::move(options)),
       clip_(std::move(clip)),
-      schedule_(ReplaySchedule::FromClip(clip_)),
+      schedule_(ScheduleFor(clip_, options_, race_reversed_)),
       locator_(std::move(environment.locator)),
       exit_on_stop_(environment.exit_on_stop),
       create_thread_(environment.create_thread),
@@ -99,8 +106,14 @@ void ReplaySession::OnAnomalyFormed() {
   UpdateVerdict([&](proto::Verdict& v) {
     v.set_outcome(proto::Verdict::HATCHED);
     v.set_steps_executed(executed);
-    v.set_reason("the anomaly formed at step " + std::to_string(executed) + " of " +
-                 std::to_string(schedule_.steps.size()) + ": " + events);
+    v.set_reason(
+        "the anomaly formed at step " + std::to_string(executed) + " of " +
+        std::to_string(schedule_.steps.size()) + ": " + events +
+        (policy_.formed_with_last_pending()
+             ? " (the last of them was about to run on the same location, its thread stopped "
+               "at it)"
+             : "") +
+        (race_reversed_ ? " (the race's accesses in the order the recording did not show)" : ""));
   });
   pecan_anomaly_formed();
 }

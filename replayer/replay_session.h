@@ -69,6 +69,7 @@ class ReplaySession final : public ReplayObserver {
 
   ReplayOptions options_;
   proto::Clip clip_;
+  bool race_reversed_ = false;  // set while schedule_ is built
   ReplaySchedule schedule_;
   std::unique_ptr<SiteLocator> locator_;
   bool exit_on_stop_;

@@ -36,8 +36,8 @@ class SchedulePolicy {
   virtual Check CheckEvent(LogicalThread thread, const EventView& event) = 0;
   // Records that `event` (just checked kMine) executes now.
   virtual Progress Execute(LogicalThread thread, const EventView& event) = 0;
-  // Who should get the turn now that the holder has none of the next steps.
-  virtual LogicalThread NextHolder() = 0;
+  // Who should get the turn now that `from` (the holder) gives it up.
+  virtual LogicalThread NextHolder(LogicalThread from) = 0;
   // Whether the next step belongs to `thread` (the watchdog asks before taking a turn away).
   virtual bool OwnsNextStep(LogicalThread thread) const = 0;
 

@@ -125,7 +125,7 @@ void Scheduler::ReleaseTurnAtExit(ThreadSlot& self) {
 }
 
 bool Scheduler::PassTurn(LogicalThread from) {
-  LogicalThread next = policy_.NextHolder();
+  LogicalThread next = policy_.NextHolder(from);
   LogicalThread expected = from;
   if (!holder_.compare_exchange_strong(expected, next, std::memory_order_acq_rel)) return false;
   transitions_.fetch_add(1, std::memory_order_relaxed);

@@ -20,6 +20,9 @@ struct EventView {
   uint64_t pc = 0;    // the raw site, mapped the way the recorder maps it
   uint64_t addr = 0;  // runtime address of the target (memory, lock, ...)
   uint32_t size = 0;
+  // A compare-exchange reports kind ATOMIC_RMW before it runs; if it fails it only reads, and
+  // the recording has ATOMIC_LOAD there. Either kind matches.
+  bool compare_exchange = false;
 };
 
 // What a thread known to the scheduler is doing right now (the watchdog reads it).

@@ -72,8 +72,11 @@ TEST_CASE("a hatched replay leaves a HATCHED verdict naming the anomaly's events
   CHECK(verdict.outcome() == proto::Verdict::HATCHED);
   CHECK(verdict.finding_id() == "test-finding");
   CHECK(verdict.steps_executed() == 4);
+  // T0 reached its read (the race's second event) before T1's write ran: the race formed when
+  // the write ran with the read about to run on the same location.
   CHECK(verdict.reason() ==
-        "the anomaly formed at step 3 of 4: T1 write at loc 0xa, T0 read at loc 0x2");
+        "the anomaly formed at step 2 of 4: T1 write at loc 0xa, T0 read at loc 0x2 (the last of "
+        "them was about to run on the same location, its thread stopped at it)");
   CHECK(verdict.failure().empty());
 
   session.OnAssertionFailure("x == 1", "prog.c", 12, "main");

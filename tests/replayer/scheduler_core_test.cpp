@@ -453,3 +453,82 @@ TEST_CASE("clips with broken references are refused", "[replayer][schedule]") {
     CHECK_THROWS_WITH(ReplaySchedule::FromClip(clip), "step 0 has an unknown kind 77");
   }
 }
+
+TEST_CASE("a race's two accesses can run in the order the recording did not show",
+          "[replayer][schedule]") {
+  // Recorded: T1 reads x (step 2) just before T0 writes it (step 3). Reversed: T0 writes first.
+  proto::Clip clip = MakeClip("0 1<0", "T0:fork@1 T1:read@10:4096! T0:write@2:4096!");
+  clip.mutable_finding()->set_pattern("race");
+  ReplaySchedule schedule = ReplaySchedule::FromClip(clip);
+  REQUIRE(schedule.ReverseRaceOrder());
+  CHECK(schedule.steps[1].kind == K::kWrite);
+  CHECK(schedule.steps[1].thread == 0);
+  CHECK(schedule.steps[2].kind == K::kRead);
+  CHECK(schedule.anomaly[0].step == 1);
+  CHECK(schedule.anomaly[1].step == 2);
+
+  clip.mutable_finding()->set_pattern("atomicity");
+  ReplaySchedule not_a_race = ReplaySchedule::FromClip(clip);
+  CHECK_FALSE(not_a_race.ReverseRaceOrder());
+  CHECK(not_a_race.steps[1].kind == K::kRead);
+}
+
+TEST_CASE("a race forms when the first access runs with the second one's thread stopped at it",
+          "[replayer][scheduler]") {
+  // The race in the order the recording did not show: T0's read, then T1's write. T1 is still
+  // being created when T0 reaches its read; it gets the turn first to reach its write, so the
+  // race forms as T0 reads, whatever the timing, and a failure right after T0's read (before
+  // T1's write runs) is a failure after hatching.
+  const char* steps = "T0:fork@1 T0:read@2:4096! T1:write@10:4096! T0:write@3";
+  for (int repetition = 0; repetition < 20; ++repetition) {
+    ScheduledRun run(MakeClip("0 1<0", steps));
+    Scheduler& s = run.scheduler;
+    std::atomic<int> formed_after_read{-1};
+    std::thread main_thread([&] {
+      s.AttachMainThread();
+      s.OnEvent(Ev(K::kFork, 1));
+      LogicalThread id = s.ReserveChild();
+      std::thread child([&, id] {
+        s.AttachThread(id);
+        s.OnEvent(Ev(K::kWrite, 10, 0x7000));
+        s.DetachThread();
+      });
+      s.OnEvent(Ev(K::kRead, 2, 0x7000));
+      formed_after_read = run.observer.anomalies_formed;
+      s.OnEvent(Ev(K::kWrite, 3));
+      child.join();
+      s.DetachThread();
+    });
+    main_thread.join();
+    CHECK(formed_after_read == 1);
+    CHECK(run.policy.formed_with_last_pending());
+    CHECK(run.observer.anomalies_formed == 1);
+    CHECK(run.observer.finished);
+  }
+}
+
+TEST_CASE("a thread positioned for the race's last access that shows another event diverges",
+          "[replayer][scheduler]") {
+  ScheduledRun run(MakeClip("0 1<0", "T0:fork@1 T0:read@2:4096! T1:write@10:4096!"));
+  Scheduler& s = run.scheduler;
+  bool formed_after_read = true;
+  std::thread main_thread([&] {
+    s.AttachMainThread();
+    s.OnEvent(Ev(K::kFork, 1));
+    LogicalThread id = s.ReserveChild();
+    std::thread child([&, id] {
+      s.AttachThread(id);
+      s.OnEvent(Ev(K::kRead, 99, 0x7000));  // took another branch
+      s.DetachThread();
+    });
+    s.OnEvent(Ev(K::kRead, 2, 0x7000));
+    formed_after_read = run.observer.anomalies_formed != 0;
+    child.join();
+    s.DetachThread();
+  });
+  main_thread.join();
+  CHECK_FALSE(formed_after_read);
+  CHECK(run.observer.anomalies_formed == 0);
+  REQUIRE(run.observer.stopped.has_value());
+  CHECK(run.observer.stopped->cause == StopCause::kDivergence);
+}

@@ -23,7 +23,8 @@ std::vector<int>* queue = nullptr;
 std::atomic<long> hits{0};
 std::atomic<int> published{0};
 std::once_flag once;
-long guarded = 0;
+long guarded = 0;            // under mutex
+long recursive_guarded = 0;  // under recursive
 long shared_value = 0;
 int payload = 0;
 
@@ -47,7 +48,7 @@ void Worker(int id) {
     {
       std::lock_guard<std::recursive_mutex> outer(recursive);
       std::lock_guard<std::recursive_mutex> inner(recursive);
-      ++guarded;
+      ++recursive_guarded;
     }
     if (i % 4 == 0) {
       std::unique_lock<std::shared_mutex> lock(shared);
@@ -105,8 +106,8 @@ int main() {
   std::printf("published %p\n", static_cast<void*>(&published));
   std::printf("count workers %d\n", kWorkers);
   std::printf("count iterations %d\n", kIterations);
-  bool ok = guarded == 2L * kWorkers * kIterations && hits == kWorkers * kIterations && !swapped &&
-            payload == 99 && queue->empty();
+  bool ok = guarded == kWorkers * kIterations && recursive_guarded == kWorkers * kIterations &&
+            hits == kWorkers * kIterations && !swapped && payload == 99 && queue->empty();
   delete queue;
   return ok ? 0 : 1;
 }

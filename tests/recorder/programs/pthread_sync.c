@@ -24,7 +24,8 @@ static pthread_barrier_t barrier;
 static sem_t semaphore;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-static long counter;
+static long counter;           /* under plain_mutex */
+static long recursive_counter; /* under recursive_mutex */
 static long rw_value;
 static long spin_value;
 static int ready;
@@ -34,7 +35,9 @@ static _Atomic int flag;
 static _Atomic int cas_target;
 static long annotated;
 
-static void init_once(void) { once_value = 42; }
+static void init_once(void) {
+  once_value = 42;
+}
 
 static void* worker(void* arg) {
   long id = (long)arg;
@@ -47,7 +50,7 @@ static void* worker(void* arg) {
 
     pthread_mutex_lock(&recursive_mutex);
     pthread_mutex_lock(&recursive_mutex); /* inner: not recorded */
-    counter++;
+    recursive_counter++;
     pthread_mutex_unlock(&recursive_mutex);
     pthread_mutex_unlock(&recursive_mutex);
 
@@ -114,11 +117,11 @@ int main(void) {
   sem_post(&semaphore);
 
   int expected = 0;
-  int swapped = atomic_compare_exchange_strong_explicit(&cas_target, &expected, 9, memory_order_acq_rel,
-                                                        memory_order_acquire);
+  int swapped = atomic_compare_exchange_strong_explicit(&cas_target, &expected, 9,
+                                                        memory_order_acq_rel, memory_order_acquire);
   expected = 0; /* wrong on purpose: this one fails */
-  int failed = atomic_compare_exchange_strong_explicit(&cas_target, &expected, 10, memory_order_seq_cst,
-                                                       memory_order_relaxed);
+  int failed = atomic_compare_exchange_strong_explicit(&cas_target, &expected, 10,
+                                                       memory_order_seq_cst, memory_order_relaxed);
 
   for (int i = 0; i < WORKERS; ++i) pthread_join(threads[i], NULL);
 
@@ -142,8 +145,8 @@ int main(void) {
   printf("count swapped %d\n", swapped);
   printf("count failed %d\n", failed);
   free(second);
-  return counter == 2L * WORKERS * ITERATIONS && atomic_counter == WORKERS * ITERATIONS &&
-                 swapped && !failed && cas_target == 9
+  return counter == WORKERS * ITERATIONS && recursive_counter == WORKERS * ITERATIONS &&
+                 atomic_counter == WORKERS * ITERATIONS && swapped && !failed && cas_target == 9
              ? 0
              : 1;
 }
