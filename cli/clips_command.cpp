@@ -32,7 +32,30 @@ struct ClipsOptions {
   std::string output_dir = "clips";
   std::string patterns = "all";
   std::string regions = "locks";
+  bool recorded = false;
 };
+
+// The whole recorded run as one clip without anomaly events: replaying it re-runs the program
+// in the recorded interleaving, event by event (for debugging the recorded run itself).
+int WriteRecordedRunClip(const ClipsOptions& options, const Trace& trace,
+                         const std::string& trace_hash) {
+  if (trace.size_events() == 0) throw PecanError(options.trace_path + ": the trace has no events");
+  ClipPlan plan;
+  plan.ok = true;
+  plan.generator = "recorded";
+  plan.steps.resize(trace.size_events());
+  for (size_t i = 0; i < plan.steps.size(); ++i) plan.steps[i] = static_cast<EventIndex>(i);
+  Finding run;
+  run.id = "recorded";
+  run.pattern = "recorded";
+  std::error_code error;
+  std::filesystem::create_directories(options.output_dir, error);
+  if (error) throw PecanError(options.output_dir + ": cannot create: " + error.message());
+  const std::string path = (std::filesystem::path(options.output_dir) / "recorded.clip").string();
+  WriteClipFile(path, ClipFromPlan(trace, LocksetTable(trace), run, plan, trace_hash));
+  std::cout << "recorded  " << plan.steps.size() << " steps  ok  " << path << "\n";
+  return 0;
+}
 
 Trace LoadTraceFile(const std::string& path) {
   switch (DetectTraceFileKind(path)) {
@@ -66,6 +89,7 @@ std::vector<Finding> FindingsFor(const ClipsOptions& options, const Trace& trace
 int RunClips(const ClipsOptions& options) {
   const Trace trace = LoadTraceFile(options.trace_path);
   const std::string trace_hash = TraceContentHash(options.trace_path);
+  if (options.recorded) return WriteRecordedRunClip(options, trace, trace_hash);
   std::vector<Finding> findings = FindingsFor(options, trace, trace_hash);
 
   if (!options.only.empty()) {
@@ -109,7 +133,8 @@ int RunClips(const ClipsOptions& options) {
       std::cout << "-  no feasible clip: " << plan.reason << "\n";
       continue;
     }
-    const std::string path = (std::filesystem::path(options.output_dir) / (f.id + ".clip")).string();
+    const std::string path =
+        (std::filesystem::path(options.output_dir) / (f.id + ".clip")).string();
     WriteClipFile(path, ClipFromPlan(trace, locksets, f, plan, trace_hash));
     ++written;
     std::cout << plan.steps.size() << " steps  ok  " << path << "\n";
@@ -145,6 +170,9 @@ std::function<int()> SetupClips(CLI::App& app) {
   app.add_option("--regions", options->regions,
                  "Without --report: atomic regions, as in `pecan analyze` (locks or functions)")
       ->check(CLI::IsMember({"locks", "functions"}));
+  app.add_flag("--recorded", options->recorded,
+               "Instead of one clip per finding, write recorded.clip: the whole recorded run, "
+               "event by event, to re-run the program exactly as recorded");
   app.footer(
       "For every finding, writes the schedule that drives the program into the anomaly: the\n"
       "recorded order with as few events moved as possible, cut right after the anomaly.\n"
@@ -180,7 +208,9 @@ const bool kClipDumperRegistered = [] {
                    std::string_view(reinterpret_cast<const char*>(kClipMagic), sizeof(kClipMagic));
       },
       [](const std::string& path, DumpFormat format, std::ostream& out) {
-        const char* name = format == DumpFormat::kStd ? "std" : format == DumpFormat::kJson ? "json" : "text";
+        const char* name = format == DumpFormat::kStd    ? "std"
+                           : format == DumpFormat::kJson ? "json"
+                                                         : "text";
         DumpClip(ReadClipFile(path), name, out);
       }});
   return true;

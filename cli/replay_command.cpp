@@ -526,6 +526,10 @@ void PrintLine(const FinalVerdict& verdict, const proto::Clip& clip,
   if (!clip.finding().variant().empty()) what += " " + clip.finding().variant();
   std::string line = "pecan: " + verdict.verdict + ": " + what + " [" + clip.finding().id() + "] " +
                      JoinAnomaly(anomaly);
+  if (anomaly.empty()) {  // a clip of a whole run (`pecan clips --recorded`): no anomaly to hatch
+    line = "pecan: " + std::string(verdict.verdict == "hatched" ? "followed" : verdict.verdict) +
+           ": " + what + " run [" + clip.finding().id() + "]";
+  }
   if (verdict.verdict == "hatched") {
     line += " (" + std::to_string(verdict.steps_executed) + "/" +
             std::to_string(verdict.steps_total) + " steps)";
@@ -554,12 +558,12 @@ std::string GdbQuoted(const std::string& text) {
 std::string WriteGdbScript(const std::vector<AnomalyEventText>& anomaly) {
   std::string path = TemporaryVerdictPath() + ".gdb";
   std::ofstream script(path);
-  std::string last = anomaly.empty() ? "its last event"
-                                     : anomaly.back().thread + "'s " + anomaly.back().kind +
-                                           " at " + anomaly.back().site;
-  std::string earlier;
-  for (size_t i = 0; i + 1 < anomaly.size(); ++i)
-    earlier += "\\n  ran: " + anomaly[i].thread + " " + anomaly[i].kind + " at " + anomaly[i].site;
+  // The anomaly forms when its last event is about to run, or, for a race, when the first
+  // access is about to run with the second one's thread already stopped at it.
+  std::string events;
+  for (const AnomalyEventText& event : anomaly)
+    events += "\\n  " + GdbQuoted(event.thread + " " + event.kind + " at " + event.site);
+  if (events.empty()) events = "\\n  (the clip names no events)";
   script << "set pagination off\n"
             "set startup-with-shell off\n"
             "set breakpoint pending on\n"
@@ -577,9 +581,9 @@ std::string WriteGdbScript(const std::vector<AnomalyEventText>& anomaly) {
             "break pecan_anomaly_formed\n"
             "commands\n"
             "silent\n"
-         << "printf \"\\npecan: the anomaly formed" << GdbQuoted(earlier)
-         << "\\n  about to run: " << GdbQuoted(last)
-         << "\\npecan: stopped just before that event; `continue` lets the program run on\\n\"\n"
+         << "printf \"\\npecan: the anomaly formed, its events in this order:" << events
+         << "\\npecan: stopped before the last access that completes it runs; `continue` lets "
+            "the program run on\\n\"\n"
             "python pecan_select_program_frame()\n"
             "frame\n"
             "end\n"
@@ -619,7 +623,12 @@ int RunReplay(ReplayCliOptions options) {
 
   ChildEnd end;
   if (options.gdb) {
-    std::string script = WriteGdbScript(anomaly);
+    std::vector<AnomalyEventText> in_run_order = anomaly;
+    // The runtime runs a race's two accesses in the order the recording did not show.
+    if (clip.finding().pattern() == "race" && options.race_order == "reversed" &&
+        in_run_order.size() == 2)
+      std::swap(in_run_order[0], in_run_order[1]);
+    std::string script = WriteGdbScript(in_run_order);
     std::vector<std::string> argv{"gdb", "-q", "-x", script, "--args", program};
     argv.insert(argv.end(), options.command.begin() + 1, options.command.end());
     end = RunBounded("gdb", argv, MergedEnvironment(environment), 0);
@@ -669,7 +678,6 @@ std::function<int()> SetupReplay(CLI::App& app) {
       ->required()
       ->type_name("PROGRAM [ARGS...]");
   app.footer(kReplayFooter);
-  app.positionals_at_end();
   return [options] { return RunReplay(*options); };
 }
 

@@ -53,6 +53,15 @@ bool CreatesDetached(const pthread_attr_t* attr) {
          state == PTHREAD_CREATE_DETACHED;
 }
 
+// Joining (or detaching) an ended thread frees its thread control block and TLS inside libc:
+// those FREEs are libc's, not the program's, and would sit between the replay's turn for JOIN
+// and the JOIN itself. The real call records nothing.
+template <typename Call>
+int QuietJoin(Call call) {
+  RuntimeScope quiet;
+  return call();
+}
+
 // JOIN for a successfully joined thread whose serial was looked up before the join.
 void RecordJoin(pthread_t thread, std::optional<uint32_t> serial, uint64_t pc) {
   if (!serial) return;
@@ -100,7 +109,7 @@ PECAN_EXPORT int pthread_join(pthread_t thread, void** result) {
   const uint64_t pc = PECAN_CALLER_PC();
   std::optional<uint32_t> serial = FindThreadHandle(thread);
   BeforeBlockingSync(EventKind::kJoin, serial.value_or(0), pc);
-  int error = REAL(pthread_join)(thread, result);
+  int error = QuietJoin([&] { return REAL(pthread_join)(thread, result); });
   AfterBlockingSync();
   if (error == 0) RecordJoin(thread, serial, pc);
   return error;
@@ -110,7 +119,7 @@ PECAN_EXPORT int pthread_tryjoin_np(pthread_t thread, void** result) {
   if (!ThreadRecordsEvents()) return REAL(pthread_tryjoin_np)(thread, result);
   const uint64_t pc = PECAN_CALLER_PC();
   std::optional<uint32_t> serial = FindThreadHandle(thread);
-  int error = REAL(pthread_tryjoin_np)(thread, result);
+  int error = QuietJoin([&] { return REAL(pthread_tryjoin_np)(thread, result); });
   if (error == 0) RecordJoin(thread, serial, pc);
   return error;
 }
@@ -120,7 +129,7 @@ PECAN_EXPORT int pthread_timedjoin_np(pthread_t thread, void** result, const tim
   const uint64_t pc = PECAN_CALLER_PC();
   std::optional<uint32_t> serial = FindThreadHandle(thread);
   BeforeBlockingSync(EventKind::kJoin, serial.value_or(0), pc);
-  int error = REAL(pthread_timedjoin_np)(thread, result, abstime);
+  int error = QuietJoin([&] { return REAL(pthread_timedjoin_np)(thread, result, abstime); });
   AfterBlockingSync();
   if (error == 0) RecordJoin(thread, serial, pc);
   return error;
@@ -132,7 +141,7 @@ PECAN_EXPORT int pthread_clockjoin_np(pthread_t thread, void** result, clockid_t
   const uint64_t pc = PECAN_CALLER_PC();
   std::optional<uint32_t> serial = FindThreadHandle(thread);
   BeforeBlockingSync(EventKind::kJoin, serial.value_or(0), pc);
-  int error = REAL(pthread_clockjoin_np)(thread, result, clock, abstime);
+  int error = QuietJoin([&] { return REAL(pthread_clockjoin_np)(thread, result, clock, abstime); });
   AfterBlockingSync();
   if (error == 0) RecordJoin(thread, serial, pc);
   return error;
@@ -147,7 +156,7 @@ PECAN_EXPORT void pthread_exit(void* value) {
 }
 
 PECAN_EXPORT int pthread_detach(pthread_t thread) {
-  int error = REAL(pthread_detach)(thread);
+  int error = QuietJoin([&] { return REAL(pthread_detach)(thread); });
   if (error == 0 && ThreadRecordsEvents()) MarkThreadHandleDetached(thread);
   return error;
 }

@@ -1,0 +1,358 @@
+// `pecan replay` on real programs through the real binary: bug clips hatch (and fail the
+// program) the same way every time, false predictions and impossible clips end infeasible
+// within their bounds, recorded runs of busy correct programs replay to completion, bad input
+// is a one-line error with exit status 2, and --gdb stops where the anomaly forms.
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "e2e_support.h"
+#include "proto/clip.pb.h"
+#include "trace_format/clip_file.h"
+#include "trace_format/event_kind.h"
+
+namespace {
+
+std::string TestProgram(const std::string& name) {
+  for (const auto& [program, path] : kTestProgramBinaries)
+    if (program == name) return path;
+  throw std::runtime_error("no test program named " + name);
+}
+
+int ExitStatus(const e2e::PecanRun& run) {
+  return run.result.exited ? run.result.exit_status : 128 + run.result.signal;
+}
+
+struct Replay {
+  int exit_status = -1;
+  nlohmann::json verdict;  // the --json object (null if there was none)
+  std::string output;
+  double seconds = 0;
+};
+
+// `pecan replay --json [extra...] CLIP -- PROGRAM`: the verdict object is the last line.
+Replay RunReplay(const std::string& clip, const std::string& program, const std::string& log,
+                 const std::vector<std::string>& extra = {}) {
+  std::vector<std::string> arguments = {"replay", "--json"};
+  arguments.insert(arguments.end(), extra.begin(), extra.end());
+  arguments.insert(arguments.end(), {clip, "--", program});
+  const auto start = std::chrono::steady_clock::now();
+  e2e::PecanRun run = e2e::RunPecan(arguments, log, 120);
+  Replay replay;
+  replay.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  replay.exit_status = ExitStatus(run);
+  replay.output = run.output;
+  // The verdict is the last line that starts with '{' (the program's own output comes first).
+  size_t line = run.output.rfind("\n{");
+  line = line == std::string::npos ? (run.output.rfind('{', 0) == 0 ? 0 : line) : line + 1;
+  if (line != std::string::npos) {
+    replay.verdict = nlohmann::json::parse(run.output.substr(line), nullptr, false);
+    if (replay.verdict.is_discarded()) replay.verdict = nullptr;
+  }
+  return replay;
+}
+
+// Records `program` and writes the clip of its whole recorded run; returns the clip's path.
+std::string RecordedRunClip(const std::string& program, const std::string& dir) {
+  const std::string trace = dir + "/trace.pecan";
+  e2e::PecanRun record =
+      e2e::RunPecan({"record", "-q", "-o", trace, "--", program}, dir + "/record.log");
+  INFO(record.output);
+  REQUIRE(ExitStatus(record) == 0);
+  e2e::PecanRun clips =
+      e2e::RunPecan({"clips", trace, "--recorded", "-o", dir + "/clips"}, dir + "/clips.log");
+  INFO(clips.output);
+  REQUIRE(ExitStatus(clips) == 0);
+  return dir + "/clips/recorded.clip";
+}
+
+// The clip's steps one by one (thread, kind, site, origin), to edit a schedule by hand.
+struct Step {
+  uint32_t thread;
+  uint32_t kind;
+  uint32_t site;
+  uint64_t origin;
+};
+
+std::vector<Step> StepsOf(const pecan::proto::Clip& clip) {
+  std::vector<Step> steps;
+  int index = 0;
+  for (int run = 0; run < clip.run_thread_size(); ++run) {
+    for (uint32_t i = 0; i < clip.run_length(run); ++i, ++index) {
+      steps.push_back({clip.run_thread(run), clip.step_kind(index), clip.step_site(index),
+                       clip.step_origin_size() > index ? clip.step_origin(index) : 0});
+    }
+  }
+  return steps;
+}
+
+void SetSteps(pecan::proto::Clip& clip, const std::vector<Step>& steps) {
+  clip.clear_run_thread();
+  clip.clear_run_length();
+  clip.clear_step_kind();
+  clip.clear_step_site();
+  clip.clear_step_origin();
+  clip.clear_moved_steps();
+  for (const Step& step : steps) {
+    if (clip.run_thread_size() == 0 || clip.run_thread(clip.run_thread_size() - 1) != step.thread) {
+      clip.add_run_thread(step.thread);
+      clip.add_run_length(0);
+    }
+    clip.set_run_length(clip.run_length_size() - 1,
+                        clip.run_length(clip.run_length_size() - 1) + 1);
+    clip.add_step_kind(step.kind);
+    clip.add_step_site(step.site);
+    clip.add_step_origin(step.origin);
+  }
+}
+
+size_t FindStep(const std::vector<Step>& steps, uint32_t thread, pecan::EventKind kind) {
+  for (size_t i = 0; i < steps.size(); ++i)
+    if (steps[i].thread == thread && steps[i].kind == static_cast<uint32_t>(kind)) return i;
+  FAIL("no step of T" << thread << " with kind " << pecan::EventKindName(kind));
+  return 0;
+}
+
+// `pecan hunt` on an example; returns the verdicts.json findings.
+nlohmann::json Hunt(const std::string& example, const std::string& dir) {
+  nlohmann::json expected = e2e::Expectations()["programs"][example];
+  std::vector<std::string> arguments = {"hunt", "-o", dir + "/out", "--jobs", "2"};
+  for (const auto& argument : expected["hunt_args"])
+    arguments.push_back(argument.get<std::string>());
+  arguments.push_back("--");
+  arguments.push_back(e2e::ExampleBinary(example));
+  e2e::PecanRun run = e2e::RunPecan(arguments, dir + "/hunt.log");
+  INFO(run.output);
+  REQUIRE(std::filesystem::exists(dir + "/out/verdicts.json"));
+  return e2e::ReadJson(dir + "/out/verdicts.json")["findings"];
+}
+
+const nlohmann::json* FindingWithLines(const nlohmann::json& findings, const std::string& pattern,
+                                       std::multiset<int> lines) {
+  for (const auto& finding : findings)
+    if (finding["pattern"] == pattern && e2e::FindingLines(finding) == lines) return &finding;
+  return nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("bug clips hatch and fail the program the same way in 20 replays", "[e2e][replay]") {
+  struct Case {
+    std::string example;
+    std::string pattern;
+    std::multiset<int> lines;
+  };
+  // PECAN Figure 1's ERROR (a race), the Jigsaw check-then-act (an atomicity violation) and a
+  // two-field invariant broken between reads (an atomic-set serializability violation).
+  const std::vector<Case> cases = {
+      {"pecan_figure1", "race", {28, 39}},
+      {"jigsaw_event_queue", "atomicity", {35, 52, 42}},
+      {"account_invariant", "asv", {32, 48, 49, 37}},
+  };
+  for (const Case& c : cases) {
+    DYNAMIC_SECTION(c.example) {
+      const std::string dir = e2e::FreshDirectory("replay-repeat-" + c.example);
+      // The program's own run never fails.
+      e2e::PecanRun normal = e2e::RunPecan(
+          {"record", "-q", "-o", dir + "/normal.pecan", "--", e2e::ExampleBinary(c.example)},
+          dir + "/normal.log");
+      REQUIRE(ExitStatus(normal) == 0);
+
+      nlohmann::json findings = Hunt(c.example, dir);
+      const nlohmann::json* finding = FindingWithLines(findings, c.pattern, c.lines);
+      REQUIRE(finding != nullptr);
+      const std::string clip = (*finding)["clip"]["path"];
+      for (int i = 0; i < 20; ++i) {
+        Replay replay = RunReplay(clip, e2e::ExampleBinary(c.example), dir + "/replay.log");
+        INFO("replay " << i << ":\n" << replay.output);
+        REQUIRE(replay.verdict.is_object());
+        CHECK(replay.exit_status == 0);
+        CHECK(replay.verdict["verdict"] == "hatched");
+        CHECK(replay.verdict["failure"] == "assertion");
+        CHECK(replay.verdict["steps_executed"] == replay.verdict["steps_total"]);
+        CHECK(replay.verdict["anomaly"].size() == c.lines.size());
+      }
+    }
+  }
+}
+
+TEST_CASE("a race predicted across ad-hoc flag synchronization is refuted by divergence",
+          "[e2e][replay]") {
+  const std::string dir = e2e::FreshDirectory("replay-flag-sync");
+  const std::string program = TestProgram("flag_sync");
+  const std::string trace = dir + "/trace.pecan";
+  REQUIRE(ExitStatus(e2e::RunPecan({"record", "-q", "-o", trace, "--", program}, dir + "/r.log")) ==
+          0);
+  REQUIRE(ExitStatus(e2e::RunPecan({"analyze", trace, "-f", "json", "-o", dir + "/report.json"},
+                                   dir + "/a.log")) == 0);
+  e2e::PecanRun clips = e2e::RunPecan(
+      {"clips", trace, "--report", dir + "/report.json", "-o", dir + "/clips"}, dir + "/c.log");
+  REQUIRE(ExitStatus(clips) == 0);
+
+  // The race on `data` (write line 14, read line 24) is what the flag prevents.
+  nlohmann::json report = e2e::ReadJson(dir + "/report.json");
+  std::string data_race;
+  for (const auto& finding : report["findings"]) {
+    std::multiset<int> lines;
+    for (const auto& event : finding["events"]) lines.insert(event["site"].value("line", 0));
+    if (finding["pattern"] == "race" && lines == std::multiset<int>{14, 24})
+      data_race = finding["id"];
+  }
+  INFO(e2e::ReadText(dir + "/report.json"));
+  REQUIRE_FALSE(data_race.empty());
+  Replay replay = RunReplay(dir + "/clips/" + data_race + ".clip", program, dir + "/replay.log");
+  INFO(replay.output);
+  CHECK(replay.exit_status == 3);
+  REQUIRE(replay.verdict.is_object());
+  CHECK(replay.verdict["verdict"] == "infeasible");
+  CHECK_THAT(replay.verdict["reason"].get<std::string>(), Catch::StartsWith("divergence"));
+}
+
+TEST_CASE("a hand-corrupted clip ends infeasible within its time bound", "[e2e][replay]") {
+  const std::string dir = e2e::FreshDirectory("replay-corrupted");
+  const std::string program = TestProgram("lock_order");
+  const std::string clip_path = RecordedRunClip(program, dir);
+
+  pecan::proto::Clip clip = pecan::ReadClipFile(clip_path);
+  std::vector<Step> steps = StepsOf(clip);
+  // The second worker's write of `total` becomes a read: the run cannot follow that step.
+  size_t write = FindStep(steps, 2, pecan::EventKind::kLock);
+  while (steps[write].thread != 2 ||
+         steps[write].kind != static_cast<uint32_t>(pecan::EventKind::kWrite))
+    ++write;
+  steps[write].kind = static_cast<uint32_t>(pecan::EventKind::kRead);
+  SetSteps(clip, steps);
+  const std::string corrupted = dir + "/corrupted.clip";
+  pecan::WriteClipFile(corrupted, clip);
+
+  Replay replay = RunReplay(corrupted, program, dir + "/replay.log", {"--timeout", "10"});
+  INFO(replay.output);
+  CHECK(replay.exit_status == 3);
+  REQUIRE(replay.verdict.is_object());
+  CHECK(replay.verdict["verdict"] == "infeasible");
+  CHECK_THAT(replay.verdict["reason"].get<std::string>(), Catch::Contains("expected read"));
+  CHECK(replay.verdict["steps_executed"].get<int>() == static_cast<int>(write));
+  CHECK(replay.seconds < 10);
+}
+
+TEST_CASE("a clip demanding an impossible lock order ends infeasible by deadlock detection",
+          "[e2e][replay]") {
+  const std::string dir = e2e::FreshDirectory("replay-lock-order");
+  const std::string program = TestProgram("lock_order");
+  const std::string clip_path = RecordedRunClip(program, dir);
+
+  pecan::proto::Clip clip = pecan::ReadClipFile(clip_path);
+  std::vector<Step> steps = StepsOf(clip);
+  // X took the lock first, Y after X released it. Move every step of the other threads up to
+  // Y's lock in front of X's steps after its lock (its release among them): Y must then take
+  // the lock while X holds it.
+  size_t x = 0;
+  while (steps[x].kind != static_cast<uint32_t>(pecan::EventKind::kLock)) ++x;
+  const uint32_t x_thread = steps[x].thread;
+  REQUIRE((x_thread == 1 || x_thread == 2));
+  const size_t y = FindStep(steps, 3 - x_thread, pecan::EventKind::kLock);
+  REQUIRE(y > x);
+  std::vector<Step> reordered(steps.begin(), steps.begin() + x + 1);
+  std::vector<Step> held_back;
+  for (size_t i = x + 1; i <= y; ++i)
+    (steps[i].thread == x_thread ? held_back : reordered).push_back(steps[i]);
+  reordered.insert(reordered.end(), held_back.begin(), held_back.end());
+  reordered.insert(reordered.end(), steps.begin() + y + 1, steps.end());
+  SetSteps(clip, reordered);
+  const std::string impossible = dir + "/impossible.clip";
+  pecan::WriteClipFile(impossible, clip);
+
+  Replay replay = RunReplay(impossible, program, dir + "/replay.log", {"--timeout", "20"});
+  INFO(replay.output);
+  CHECK(replay.exit_status == 3);
+  REQUIRE(replay.verdict.is_object());
+  CHECK(replay.verdict["verdict"] == "infeasible");
+  CHECK_THAT(replay.verdict["reason"].get<std::string>(), Catch::StartsWith("deadlock"));
+  CHECK(replay.seconds < 20);
+}
+
+TEST_CASE("busy correct programs replay their recorded run to completion, every time",
+          "[e2e][replay]") {
+  // sync_mix: barriers, condition variables, atomics, shared and recursive mutexes, 13 threads;
+  // the examples' correct programs: condition variables, fork/join, release/acquire.
+  for (const std::string name :
+       {"sync_mix", "correct_condvar", "correct_fork_join", "correct_publication"}) {
+    const std::string dir = e2e::FreshDirectory("replay-recorded-" + name);
+    const std::string program = name == "sync_mix" ? TestProgram(name) : e2e::ExampleBinary(name);
+    const std::string clip = RecordedRunClip(program, dir);
+    for (int i = 0; i < 10; ++i) {
+      Replay replay = RunReplay(clip, program, dir + "/replay.log");
+      INFO("replay " << i << ":\n" << replay.output);
+      CHECK(replay.exit_status == 0);
+      REQUIRE(replay.verdict.is_object());
+      CHECK(replay.verdict["verdict"] == "hatched");
+      CHECK(replay.verdict["exit_status"] == 0);
+      CHECK(replay.verdict["steps_executed"] == replay.verdict["steps_total"]);
+      if (name == "sync_mix") CHECK_THAT(replay.output, Catch::Contains("sync_mix ok"));
+    }
+  }
+}
+
+TEST_CASE("pecan replay: bad input is exit status 2 with a one-line message", "[e2e][replay]") {
+  const std::string dir = e2e::FreshDirectory("replay-bad-input");
+  const std::string clip = RecordedRunClip(TestProgram("lock_order"), dir);
+  auto one_line_error = [](const e2e::PecanRun& run) {
+    CHECK(ExitStatus(run) == 2);
+    CHECK_THAT(run.output, Catch::StartsWith("pecan: error: "));
+    CHECK(std::count(run.output.begin(), run.output.end(), '\n') == 1);
+  };
+  SECTION("missing clip") {
+    e2e::PecanRun run = e2e::RunPecan(
+        {"replay", dir + "/nothing.clip", "--", TestProgram("lock_order")}, dir + "/missing.log");
+    INFO(run.output);
+    CHECK(ExitStatus(run) == 2);
+  }
+  SECTION("a clip recorded from another program") {
+    e2e::PecanRun run =
+        e2e::RunPecan({"replay", clip, "--", TestProgram("flag_sync")}, dir + "/other.log");
+    INFO(run.output);
+    one_line_error(run);
+    CHECK_THAT(run.output, Catch::Contains("another build"));
+  }
+  SECTION("a damaged clip file") {
+    std::string bytes = e2e::ReadText(clip);
+    bytes[bytes.size() / 2] ^= 0x5a;
+    std::ofstream(dir + "/damaged.clip", std::ios::binary) << bytes;
+    e2e::PecanRun run = e2e::RunPecan(
+        {"replay", dir + "/damaged.clip", "--", TestProgram("lock_order")}, dir + "/damaged.log");
+    INFO(run.output);
+    one_line_error(run);
+    CHECK_THAT(run.output, Catch::Contains("damaged.clip"));
+  }
+  SECTION("a program that was not built with pecan") {
+    e2e::PecanRun run = e2e::RunPecan({"replay", clip, "--", "/bin/true"}, dir + "/true.log");
+    INFO(run.output);
+    one_line_error(run);
+    CHECK_THAT(run.output, Catch::Contains("pecan-cc"));
+  }
+}
+
+TEST_CASE("pecan replay --gdb stops where the anomaly forms and names its events",
+          "[e2e][replay]") {
+  const std::string dir = e2e::FreshDirectory("replay-gdb");
+  nlohmann::json findings = Hunt("pecan_figure1", dir);
+  const nlohmann::json* finding = FindingWithLines(findings, "race", {28, 39});
+  REQUIRE(finding != nullptr);
+  // gdb reads its commands from the test's empty stdin: it stops at the anomaly, prints the
+  // message and the program's frame, then quits (killing the program).
+  e2e::PecanRun run = e2e::RunPecan(
+      {"replay", "--gdb", (*finding)["clip"]["path"], "--", e2e::ExampleBinary("pecan_figure1")},
+      dir + "/gdb.log", 120);
+  INFO(run.output);
+  CHECK_THAT(run.output, Catch::Contains("pecan: the anomaly formed, its events in this order:"));
+  CHECK_THAT(run.output, Catch::Contains("pecan_figure1.c:28"));
+  CHECK_THAT(run.output, Catch::Contains("pecan_figure1.c:39"));
+  // The selected frame is the program's, at the access that completes the race.
+  CHECK_THAT(run.output, Catch::Contains("pecan_figure1.c:"));
+  CHECK_THAT(run.output, Catch::Contains("pecan: hatched"));
+}
