@@ -19,9 +19,11 @@
 namespace pecan {
 namespace {
 
-// "_ZN2ns7counterE" -> "ns::counter"; anything that is not a mangled name stays as it is.
+// "_ZN2ns7counterE" -> "ns::counter"; anything that is not a mangled name stays as it is (a C
+// global named `y` must not come back as the type "unsigned long long").
 std::string Demangle(const char* name) {
   if (name == nullptr) return {};
+  if (name[0] != '_' || name[1] != 'Z') return name;
   int status = 0;
   char* demangled = abi::__cxa_demangle(name, nullptr, nullptr, &status);
   if (status != 0 || demangled == nullptr) return name;

@@ -15,6 +15,10 @@
 namespace tooling_test {
 long symbolizer_table[4];
 }
+// A C global whose name is also an Itanium type code ("y" = unsigned long long).
+extern "C" {
+long y;
+}
 
 namespace {
 
@@ -89,6 +93,7 @@ TEST_CASE("symbolizer names globals from the symbol table and STD names from the
   auto table = reinterpret_cast<uint64_t>(&tooling_test::symbolizer_table[0]);
   CHECK(symbolizer.NameOfAddress(table) == "tooling_test::symbolizer_table");
   CHECK(symbolizer.NameOfAddress(table + 2 * sizeof(long)) == "tooling_test::symbolizer_table+16");
+  CHECK(symbolizer.NameOfAddress(reinterpret_cast<uint64_t>(&y)) == "y");
   CHECK(symbolizer.NameOfAddress(0x1000) == "V1");
   CHECK(symbolizer.NameOfAddress(0x1004) == "V1+4");
   CHECK(symbolizer.NameOfAddress(0x2000) == "L3");
