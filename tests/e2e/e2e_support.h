@@ -58,7 +58,9 @@ inline PecanRun RunPecan(const std::vector<std::string>& arguments, const std::s
   return run;
 }
 
-inline nlohmann::json Expectations() { return ReadJson(std::string(kExamplesSourceDir) + "/expected.json"); }
+inline nlohmann::json Expectations() {
+  return ReadJson(std::string(kExamplesSourceDir) + "/expected.json");
+}
 
 inline std::string ExampleBinary(const std::string& name) {
   for (const auto& [example, path] : kExampleBinaries)

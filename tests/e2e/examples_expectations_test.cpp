@@ -20,7 +20,8 @@ std::vector<std::string> SourceLines(const std::string& file) {
 
 }  // namespace
 
-TEST_CASE("Every line named in examples/expected.json is marked BUG in its source", "[e2e][examples]") {
+TEST_CASE("Every line named in examples/expected.json is marked BUG in its source",
+          "[e2e][examples]") {
   std::ifstream in(std::string(kExamplesSourceDir) + "/expected.json");
   REQUIRE(in);
   nlohmann::json expected = nlohmann::json::parse(in);

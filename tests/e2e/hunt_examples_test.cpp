@@ -24,18 +24,22 @@ HuntOutcome Hunt(const std::string& example, const std::string& output_name) {
   nlohmann::json expected = e2e::Expectations()["programs"][example];
   std::string dir = e2e::FreshDirectory(output_name);
   std::vector<std::string> arguments = {"hunt", "-o", dir + "/out", "--jobs", "2"};
-  for (const auto& argument : expected["hunt_args"]) arguments.push_back(argument.get<std::string>());
+  for (const auto& argument : expected["hunt_args"])
+    arguments.push_back(argument.get<std::string>());
   arguments.push_back("--");
   arguments.push_back(e2e::ExampleBinary(example));
   e2e::PecanRun run = e2e::RunPecan(arguments, dir + "/hunt.log");
   HuntOutcome outcome;
   outcome.exit_status = run.result.exited ? run.result.exit_status : 128 + run.result.signal;
   outcome.log = run.output;
-  if (std::filesystem::exists(dir + "/out/verdicts.json")) outcome.verdicts = e2e::ReadJson(dir + "/out/verdicts.json");
+  if (std::filesystem::exists(dir + "/out/verdicts.json"))
+    outcome.verdicts = e2e::ReadJson(dir + "/out/verdicts.json");
   return outcome;
 }
 
-bool Confirmed(const nlohmann::json& finding) { return finding.value("confirmed", false); }
+bool Confirmed(const nlohmann::json& finding) {
+  return finding.value("confirmed", false);
+}
 
 void CheckHunt(const std::string& example) {
   nlohmann::json expected = e2e::Expectations()["programs"][example];
@@ -93,14 +97,17 @@ std::set<std::string> ConfirmedKeys(const HuntOutcome& hunt) {
   std::set<std::string> keys;
   if (!hunt.verdicts.is_object()) return keys;
   for (const auto& f : hunt.verdicts["findings"])
-    if (Confirmed(f)) keys.insert(f.value("pattern", "") + " " + f.value("variant", "") + " " + e2e::Describe(f));
+    if (Confirmed(f))
+      keys.insert(f.value("pattern", "") + " " + f.value("variant", "") + " " + e2e::Describe(f));
   return keys;
 }
 
 }  // namespace
 
-#define PECAN_HUNT_EXAMPLE(name) \
-  TEST_CASE("pecan hunt " #name " confirms what examples/expected.json says", "[e2e][hunt]") { CheckHunt(#name); }
+#define PECAN_HUNT_EXAMPLE(name)                                                               \
+  TEST_CASE("pecan hunt " #name " confirms what examples/expected.json says", "[e2e][hunt]") { \
+    CheckHunt(#name);                                                                          \
+  }
 
 PECAN_HUNT_EXAMPLE(pecan_figure1)
 PECAN_HUNT_EXAMPLE(openjms_init_race)
@@ -116,11 +123,12 @@ PECAN_HUNT_EXAMPLE(correct_fork_join)
 PECAN_HUNT_EXAMPLE(correct_publication)
 
 TEST_CASE("Every example in expected.json has a test above", "[e2e][hunt]") {
-  std::set<std::string> tested = {"pecan_figure1",     "openjms_init_race", "jigsaw_event_queue",
-                                  "racefuzzer_example", "drfinder_hidden_race", "lost_update",
-                                  "lazy_init",          "account_invariant",  "queue_size_pop",
-                                  "correct_condvar",    "correct_fork_join",  "correct_publication"};
-  for (const auto& [name, entry] : e2e::Expectations()["programs"].items()) CHECK(tested.count(name) == 1);
+  std::set<std::string> tested = {
+      "pecan_figure1",        "openjms_init_race", "jigsaw_event_queue", "racefuzzer_example",
+      "drfinder_hidden_race", "lost_update",       "lazy_init",          "account_invariant",
+      "queue_size_pop",       "correct_condvar",   "correct_fork_join",  "correct_publication"};
+  for (const auto& [name, entry] : e2e::Expectations()["programs"].items())
+    CHECK(tested.count(name) == 1);
 }
 
 TEST_CASE("Repeated hunts of one program confirm the same findings", "[e2e][hunt]") {

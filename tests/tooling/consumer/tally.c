@@ -10,4 +10,6 @@ void TallyAdd(long amount) {
   pthread_mutex_unlock(&tally_mutex);
 }
 
-long TallyTotal(void) { return tally_total; }
+long TallyTotal(void) {
+  return tally_total;
+}
