@@ -7,9 +7,9 @@
 // max_connections (line 46) before load() sets it: the assertion at line 47 fails.
 // Normal run: the second thread starts 50 ms later and finds a complete Config. Exits 0.
 // Expected with pecan hunt: confirmed races between lines 23 and 46 (max_connections) and between
-// lines 35 and 30 (instance). pecan's race clips keep the two accesses in their
-// recorded order (write just before read), so the replays confirm the races without reaching
-// the assertion; the read-first order is the one that fails.
+// lines 35 and 30 (instance). The replay of a race runs its two accesses in the order the
+// recording did not show: for (23, 46) the read comes first and the assertion at line 47
+// fails; the other predictions need a value the read cannot see and are refuted by replay.
 #include <cassert>
 #include <chrono>
 #include <cstdio>

@@ -35,8 +35,8 @@ class JobQueue {
   int pop() {
     std::lock_guard<std::mutex> guard(lock_);
     assert(count_ > 0); /* BUG: act; ERROR: popped an empty queue */
-    int job = jobs_[head_];
-    head_ = (head_ + 1) % kCapacity;
+    int job = jobs_[head_];           /* BUG: act (head_ and count_ are one atomic set) */
+    head_ = (head_ + 1) % kCapacity;  /* BUG: the other consumer's pop */
     count_--; /* BUG: the other consumer's pop */
     return job;
   }
