@@ -40,7 +40,8 @@ svg.swimlane .folded { fill: #777; font-style: italic; }
 .legend span { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; vertical-align: middle; }
 )css";
 
-// Click a header to sort by it; numbers sort numerically (cells may carry data-sort).
+// Click a header to sort by it; numbers sort numerically (cells may carry data-sort). A link
+// ending in #sort=N or #sort=N-desc opens the page sorted by column N (0-based).
 inline constexpr const char* kScript = R"js(
 (function () {
   var table = document.getElementById('findings');
@@ -53,21 +54,26 @@ inline constexpr const char* kScript = R"js(
     var number = Number(value);
     return value !== '' && !isNaN(number) ? number : value.toLowerCase();
   }
+  function sortBy(column, ascending) {
+    Array.prototype.forEach.call(headers, function (h) { h.classList.remove('sorted-asc', 'sorted-desc'); });
+    headers[column].classList.add(ascending ? 'sorted-asc' : 'sorted-desc');
+    var body = table.tBodies[0];
+    var rows = Array.prototype.slice.call(body.rows);
+    rows.sort(function (a, b) {
+      var x = key(a, column), y = key(b, column);
+      if (typeof x !== typeof y) { x = String(x); y = String(y); }
+      var order = x < y ? -1 : x > y ? 1 : key(a, 0) - key(b, 0);
+      return ascending ? order : -order;
+    });
+    rows.forEach(function (row) { body.appendChild(row); });
+  }
   Array.prototype.forEach.call(headers, function (header, column) {
     header.addEventListener('click', function () {
-      var ascending = !header.classList.contains('sorted-asc');
-      Array.prototype.forEach.call(headers, function (h) { h.classList.remove('sorted-asc', 'sorted-desc'); });
-      header.classList.add(ascending ? 'sorted-asc' : 'sorted-desc');
-      var body = table.tBodies[0];
-      var rows = Array.prototype.slice.call(body.rows);
-      rows.sort(function (a, b) {
-        var x = key(a, column), y = key(b, column);
-        if (typeof x !== typeof y) { x = String(x); y = String(y); }
-        return (x < y ? -1 : x > y ? 1 : 0) * (ascending ? 1 : -1);
-      });
-      rows.forEach(function (row) { body.appendChild(row); });
+      sortBy(column, !header.classList.contains('sorted-asc'));
     });
   });
+  var wanted = /^#sort=(\d+)(-desc)?$/.exec(window.location.hash);
+  if (wanted && Number(wanted[1]) < headers.length) sortBy(Number(wanted[1]), !wanted[2]);
 })();
 )js";
 

@@ -14,6 +14,7 @@ packages=(
   libdw-dev libelf-dev             # offline symbolization of sites (elfutils)
   nlohmann-json3-dev               # JSON and SARIF reports
   gdb                              # pecan replay --gdb
+  chromium                         # headless browser: the triage test loads summary.html in it
 )
 
 missing=()

@@ -1,19 +1,25 @@
 // Unit tests of the workflow helpers behind `pecan hunt` and `pecan triage`: the bounded job
-// runner, the child-process runner with its time bound, the swimlane SVG and the HTML summary.
+// runner, the child-process runner with its time bound, the swimlane SVG, the HTML summary and
+// triage's merging of findings across traces.
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
 #include "cli/workflow_child_process.h"
+#include "cli/workflow_finding_merge.h"
 #include "cli/workflow_html_summary.h"
 #include "cli/workflow_job_runner.h"
 #include "cli/workflow_swimlane_svg.h"
@@ -31,6 +37,34 @@ size_t Count(const std::string& text, const std::string& what) {
 
 std::string TempPath(const std::string& leaf) {
   return "/tmp/pecan-e2e-helpers-" + std::to_string(::getpid()) + "-" + leaf;
+}
+
+// One trace's finding for the merger: its key, witnesses and (steps > 0) a clip of that length.
+TriagedFinding Triaged(const std::string& key, uint64_t witnesses, uint64_t steps,
+                       const std::string& trace) {
+  TriagedFinding finding;
+  finding.summary.key = key;
+  finding.summary.id = "id-" + key;
+  finding.summary.pattern = "race";
+  finding.summary.witnesses = witnesses;
+  finding.summary.traces = {trace};
+  if (steps > 0) {
+    auto clip = std::make_shared<pecan::proto::Clip>();
+    clip->set_program(trace);  // tells which trace's clip won
+    finding.clip = clip;
+    finding.summary.clip_steps = steps;
+    finding.summary.clip_trace = trace;
+  } else {
+    finding.summary.clip_error = "no feasible schedule";
+  }
+  return finding;
+}
+
+TriagedTrace TraceWith(const std::string& path, std::vector<TriagedFinding> findings) {
+  TriagedTrace trace;
+  trace.trace.path = path;
+  trace.findings = std::move(findings);
+  return trace;
 }
 
 }  // namespace
@@ -169,4 +203,46 @@ TEST_CASE("The HTML summary has one table row per finding and no external resour
   CHECK(html.find("https://") == std::string::npos);
   CHECK(html.find("<script src") == std::string::npos);
   CHECK(html.find("<link") == std::string::npos);
+}
+
+TEST_CASE("Merging keeps one finding per key, every trace that shows it and the best clip",
+          "[workflow][triage]") {
+  // Traces 0..3 as they might finish in parallel: the result must not depend on that order.
+  std::vector<std::pair<size_t, TriagedTrace>> arrivals;
+  arrivals.emplace_back(
+      2, TraceWith("c.pecan", {Triaged("A", 1, 9, "c.pecan"), Triaged("B", 2, 0, "c.pecan")}));
+  arrivals.emplace_back(0, TraceWith("a.pecan", {Triaged("A", 3, 12, "a.pecan")}));
+  // The same key twice in one trace counts that trace once (its witnesses still add up).
+  arrivals.emplace_back(
+      3, TraceWith("d.pecan", {Triaged("A", 1, 9, "d.pecan"), Triaged("A", 1, 30, "d.pecan"),
+                               Triaged("B", 1, 7, "d.pecan")}));
+  arrivals.emplace_back(1, TraceWith("b.pecan", {}));
+
+  auto merge = [](std::vector<std::pair<size_t, TriagedTrace>> order) {
+    FindingMerger merger;
+    for (auto& [position, trace] : order) merger.Add(position, std::move(trace));
+    return merger.Results();
+  };
+  auto reversed = arrivals;
+  std::reverse(reversed.begin(), reversed.end());
+  for (const auto& results : {merge(arrivals), merge(reversed)}) {
+    REQUIRE(results.size() == 2);
+    const TriagedFinding& a = results[0];
+    CHECK(a.summary.key == "A");
+    CHECK(a.summary.traces == std::vector<std::string>{"a.pecan", "c.pecan", "d.pecan"});
+    CHECK(a.summary.witnesses == 6);
+    // Fewest steps wins; between c and d (9 steps each) the earlier trace.
+    REQUIRE(a.clip != nullptr);
+    CHECK(a.clip->program() == "c.pecan");
+    CHECK(a.summary.clip_steps == 9);
+    CHECK(a.summary.clip_trace == "c.pecan");
+
+    const TriagedFinding& b = results[1];
+    CHECK(b.summary.key == "B");
+    CHECK(b.summary.traces == std::vector<std::string>{"c.pecan", "d.pecan"});
+    // A clip beats no clip, even from a later trace.
+    REQUIRE(b.clip != nullptr);
+    CHECK(b.clip->program() == "d.pecan");
+    CHECK(b.summary.clip_error.empty());
+  }
 }

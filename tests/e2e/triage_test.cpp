@@ -1,0 +1,509 @@
+// `pecan triage` through the real binary over 50 recorded traces of several example programs
+// (several runs each, plus a truncated and a corrupted file): findings merge correctly (checked
+// against `pecan analyze` of each trace on its own), the damaged file is reported and skipped,
+// summary.json matches summary.html's table, and headless Chromium loads the page cleanly.
+// Smaller cases: the program after --replay --, a replay that cannot run, bad arguments, and the
+// progress line on a terminal.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include "cli/workflow_job_runner.h"
+#include "e2e_support.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// A finding's identity as the per-trace JSON report states it: pattern, variant and each
+// event's kind and source line.
+std::string ReportKey(const nlohmann::json& finding) {
+  std::string key = finding.value("pattern", "") + "|" + finding.value("variant", "");
+  for (const auto& event : finding["events"]) {
+    const auto& site = event["site"];
+    key += "|" + event.value("kind", "") + "@" +
+           fs::path(site.value("file", "")).filename().string() + ":" +
+           std::to_string(site.value("line", 0)) + ":" + site.value("function", "");
+  }
+  return key;
+}
+
+struct Corpus {
+  std::string dir;                  // the traces
+  std::vector<std::string> traces;  // every readable trace, by program and run
+  std::string truncated, corrupted;
+};
+
+void Record(const std::string& program, const std::string& trace,
+            const std::vector<std::string>& options = {}) {
+  std::vector<std::string> arguments = {"record", "-q"};
+  arguments.insert(arguments.end(), options.begin(), options.end());
+  arguments.insert(arguments.end(), {"-o", trace, "--", e2e::ExampleBinary(program)});
+  e2e::RunPecan(arguments, trace + ".log");
+  fs::remove(trace + ".log");
+}
+
+// Records each program `runs` times (two at a time); with `damaged`, adds a truncated copy of a
+// trace recorded with small chunks and a corrupted file.
+Corpus RecordCorpus(const std::string& name, const std::vector<std::string>& programs, int runs,
+                    bool damaged) {
+  Corpus c;
+  c.dir = e2e::FreshDirectory(name) + "/traces";
+  fs::create_directories(c.dir);
+  std::vector<std::pair<std::string, std::string>> jobs;
+  for (const auto& program : programs)
+    for (int run = 0; run < runs; run++)
+      jobs.emplace_back(program, c.dir + "/" + program + "-" + std::to_string(run) + ".pecan");
+  pecan::cli::RunJobs(jobs.size(), 2, [&](size_t i) { Record(jobs[i].first, jobs[i].second); });
+  for (const auto& job : jobs)
+    if (fs::exists(job.second)) c.traces.push_back(job.second);
+  if (!damaged) return c;
+  // Small chunks, then cut in the middle: the complete chunks must still be analyzed.
+  std::string whole = c.dir + "/whole.tmp";
+  Record("lost_update", whole, {"--chunk-events", "8"});
+  std::string bytes = e2e::ReadText(whole);
+  fs::remove(whole);
+  c.truncated = c.dir + "/lost_update-truncated.pecan";
+  std::ofstream(c.truncated, std::ios::binary) << bytes.substr(0, bytes.size() * 2 / 3);
+  c.corrupted = c.dir + "/corrupted.pecan";
+  std::ofstream(c.corrupted, std::ios::binary) << "PECAN? this is not a trace at all\n"
+                                               << std::string(300, 'x');
+  return c;
+}
+
+// ---- The findings table, as summary.html writes it and as the browser's DOM holds it.
+
+std::string DecodeEntities(std::string text) {
+  const std::pair<const char*, const char*> entities[] = {
+      {"&lt;", "<"},  {"&gt;", ">"},   {"&quot;", "\""},
+      {"&#39;", "'"}, {"&nbsp;", " "}, {"&amp;", "&"}};  // last, so "&amp;lt;" stays "&lt;"
+  for (const auto& [entity, character] : entities)
+    for (size_t at = text.find(entity); at != std::string::npos;
+         at = text.find(entity, at + std::string(character).size()))
+      text.replace(at, std::string(entity).size(), character);
+  return text;
+}
+
+// The text of an HTML fragment; the <div>s of the sites cell become lines.
+std::string CellText(std::string html) {
+  for (size_t at = html.find("</div><div>"); at != std::string::npos;
+       at = html.find("</div><div>", at + 1))
+    html.replace(at, 11, "\n");
+  std::string text;
+  bool in_tag = false;
+  for (char c : html) {
+    if (c == '<') in_tag = true;
+    if (!in_tag) text += c;
+    if (c == '>') in_tag = false;
+  }
+  return DecodeEntities(text);
+}
+
+struct FindingRow {
+  std::string id;
+  std::vector<std::string> cells;  // text of each cell
+};
+
+std::string Attribute(const std::string& tag, const std::string& name) {
+  size_t at = tag.find(" " + name + "=\"");
+  if (at == std::string::npos) return "";
+  at += name.size() + 3;
+  return DecodeEntities(tag.substr(at, tag.find('"', at) - at));
+}
+
+// The rows of table#findings's body, in document order.
+std::vector<FindingRow> FindingRows(const std::string& html) {
+  std::vector<FindingRow> rows;
+  size_t table = html.find("<table id=\"findings\">");
+  if (table == std::string::npos) return rows;
+  const size_t table_end = html.find("</table>", table);
+  for (size_t at = html.find("<tr class=\"finding\"", table); at < table_end;
+       at = html.find("<tr class=\"finding\"", at + 1)) {
+    const size_t row_end = html.find("</tr>", at);
+    FindingRow row;
+    row.id = Attribute(html.substr(at, html.find('>', at) - at), "data-id");
+    for (size_t cell = html.find("<td", at); cell < row_end; cell = html.find("<td", cell + 1)) {
+      const size_t content = html.find('>', cell) + 1;
+      row.cells.push_back(CellText(html.substr(content, html.find("</td>", content) - content)));
+    }
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+// What the table must show for a finding of summary.json, after the "#" column.
+std::vector<std::string> ExpectedCells(const nlohmann::json& finding) {
+  std::string sites;
+  for (const auto& event : finding["events"]) {
+    if (!sites.empty()) sites += "\n";
+    sites += event.value("thread_name", "") + " " + event.value("kind", "") + " " +
+             event["site"].value("text", "");
+    if (event.contains("variable")) sites += " [" + event.value("variable", "") + "]";
+  }
+  std::string verdict = "not replayed";
+  if (finding["verdict"].is_object()) {
+    verdict = finding["verdict"].value("outcome", "");
+    if (verdict == "hatched") {
+      const std::string failure = finding["verdict"].value("failure", "");
+      verdict = failure.empty() ? "confirmed" : "confirmed, " + failure;
+    }
+  }
+  return {finding.value("pattern", ""),
+          finding.value("variant", ""),
+          sites,
+          std::to_string(finding["traces"].size()),
+          std::to_string(finding["witnesses"].get<uint64_t>()),
+          finding["clip"].is_object() ? std::to_string(finding["clip"]["steps"].get<uint64_t>())
+                                      : "none",
+          verdict};
+}
+
+std::vector<std::string> WithoutFirst(const std::vector<std::string>& cells) {
+  return cells.empty() ? cells : std::vector<std::string>(cells.begin() + 1, cells.end());
+}
+
+// ---- Headless Chromium.
+
+std::string Chromium() {
+  for (const char* candidate : {"/usr/bin/chromium", "/usr/bin/chromium-browser"})
+    if (fs::exists(candidate)) return candidate;
+  return "";
+}
+
+struct LoadedPage {
+  std::string dom;                   // the document after its scripts ran (--dump-dom)
+  std::vector<std::string> console;  // the page's console messages and uncaught errors
+  std::string log;                   // everything Chromium said on stderr
+};
+
+// Loads a local page in headless Chromium, offline, with a fresh profile. Chromium logs each
+// console message (and each uncaught exception) of the page as an "INFO:CONSOLE" line.
+LoadedPage LoadInChromium(const std::string& file, const std::string& fragment,
+                          const std::string& scratch) {
+  const std::string chromium = Chromium();
+  if (chromium.empty())
+    FAIL(
+        "chromium is not installed: run scripts/setup.sh (this test loads summary.html in "
+        "headless Chromium)");
+  const std::string profile = e2e::FreshDirectory(scratch);
+  pecan::cli::ChildSpec browser;
+  browser.argv = {chromium,
+                  "--headless",
+                  "--no-sandbox",  // we may run as root
+                  "--disable-gpu",
+                  "--disable-quic",
+                  "--no-first-run",
+                  "--disable-background-networking",
+                  "--disable-component-update",
+                  "--disable-sync",
+                  "--user-data-dir=" + profile + "/profile",
+                  "--enable-logging=stderr",
+                  "--v=0",
+                  "--dump-dom",
+                  "file://" + fs::absolute(file).string() + fragment};
+  browser.stdout_path = profile + "/dom.html";
+  browser.stderr_path = profile + "/chromium.log";
+  browser.timeout_seconds = 120;
+  pecan::cli::ChildResult result = pecan::cli::RunChild(browser);
+  LoadedPage page;
+  page.dom = e2e::ReadText(profile + "/dom.html");
+  page.log = e2e::ReadText(profile + "/chromium.log");
+  INFO("chromium's stderr:\n" << page.log);
+  REQUIRE_FALSE(result.timed_out);
+  REQUIRE(result.exited);
+  REQUIRE(result.exit_status == 0);
+  REQUIRE(page.dom.find("</html>") != std::string::npos);
+  std::istringstream lines(page.log);
+  for (std::string line; std::getline(lines, line);)
+    if (line.find(":CONSOLE") != std::string::npos) page.console.push_back(line);
+  return page;
+}
+
+std::string Joined(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const auto& line : lines) text += line + "\n";
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("pecan triage merges 50 traces, survives a damaged one, and its JSON, HTML agree",
+          "[e2e][triage]") {
+  const Corpus corpus = RecordCorpus("triage-corpus",
+                                     {"pecan_figure1", "lost_update", "drfinder_hidden_race",
+                                      "openjms_init_race", "racefuzzer_example", "correct_condvar"},
+                                     8, true);
+  REQUIRE(corpus.traces.size() == 48);
+  std::string out = e2e::FreshDirectory("triage-out");
+  e2e::PecanRun run =
+      e2e::RunPecan({"triage", corpus.dir, "-o", out, "--jobs", "2"}, out + "/../triage.log");
+  INFO("pecan triage output:\n" << run.output);
+  REQUIRE(run.result.exited);
+  CHECK(run.result.exit_status == 0);
+  CHECK(run.output.find('\r') == std::string::npos);  // no progress line into a log file
+  nlohmann::json summary = e2e::ReadJson(out + "/summary.json");
+
+  // Every input is accounted for; the damaged one is named and skipped, the truncated analyzed.
+  const auto& traces = summary["traces"];
+  CHECK(traces.size() == 50);
+  CHECK(summary["counts"]["traces"] == 50);
+  CHECK(summary["counts"]["damaged"] == 1);
+  CHECK(summary["counts"]["truncated"] == 1);
+  for (const auto& trace : traces) {
+    INFO("trace " << trace.dump());
+    if (trace["path"] == corpus.corrupted) {
+      CHECK(trace["status"] == "damaged");
+      CHECK(trace.value("error", "").find("corrupted.pecan") != std::string::npos);
+      CHECK(trace["findings"] == 0);
+    } else if (trace["path"] == corpus.truncated) {
+      CHECK(trace["status"] == "truncated");
+      CHECK(trace["events"].get<int>() > 0);
+      CHECK_FALSE(trace["warnings"].empty());
+    } else {
+      CHECK(trace["status"] == "ok");
+    }
+  }
+  CHECK(run.output.find("damaged: " + corpus.corrupted) != std::string::npos);
+
+  // The oracle: each trace analyzed on its own by `pecan analyze`, its findings keyed by
+  // pattern, variant and the events' kinds and source lines.
+  std::vector<std::string> analyzed = corpus.traces;
+  analyzed.push_back(corpus.truncated);
+  std::vector<nlohmann::json> reports(analyzed.size());
+  pecan::cli::RunJobs(analyzed.size(), 2, [&](size_t i) {
+    std::string report = analyzed[i] + ".report.json";
+    e2e::RunPecan({"analyze", "--format", "json", "-o", report, analyzed[i]}, report + ".log");
+    reports[i] = e2e::ReadJson(report);
+  });
+  std::map<std::string, std::set<std::string>> oracle;
+  size_t per_trace_findings = 0;
+  for (size_t i = 0; i < analyzed.size(); i++) {
+    for (const auto& finding : reports[i]["findings"]) {
+      oracle[ReportKey(finding)].insert(analyzed[i]);
+      per_trace_findings++;
+    }
+  }
+  for (const auto& trace : traces)
+    for (size_t i = 0; i < analyzed.size(); i++)
+      if (trace["path"] == analyzed[i]) CHECK(trace["findings"] == reports[i]["findings"].size());
+
+  const auto& findings = summary["findings"];
+  REQUIRE_FALSE(findings.empty());
+  CHECK(findings.size() == oracle.size());
+  CHECK(summary["counts"]["findings"] == findings.size());
+  size_t merged_occurrences = 0;
+  std::set<std::string> ids;
+  for (const auto& finding : findings) {
+    std::string key = ReportKey(finding);
+    INFO("merged finding " << key);
+    REQUIRE(oracle.count(key) == 1);
+    std::set<std::string> shown(finding["traces"].begin(), finding["traces"].end());
+    CHECK(shown == oracle[key]);
+    CHECK(finding["trace_count"] == shown.size());
+    CHECK(shown.count(corpus.corrupted) == 0);
+    merged_occurrences += shown.size();
+    CHECK(ids.insert(finding["id"].get<std::string>()).second);
+    CHECK(finding["verdict"].is_null());
+    if (finding["clip"].is_object()) {
+      CHECK(fs::exists(out + "/" + finding["clip"]["path"].get<std::string>()));
+      CHECK(shown.count(finding["clip"]["trace"].get<std::string>()) == 1);
+    } else {
+      CHECK_FALSE(finding.value("clip_error", "").empty());
+    }
+  }
+  CHECK(merged_occurrences == per_trace_findings);
+  // Runs of one program share their bugs: every program with a bug shows it in all 8 runs.
+  CHECK(std::any_of(findings.begin(), findings.end(),
+                    [](const nlohmann::json& f) { return f["trace_count"] >= 8; }));
+  // The correct program contributes nothing.
+  for (const auto& finding : findings)
+    for (const auto& trace : finding["traces"])
+      CHECK(trace.get<std::string>().find("correct_condvar") == std::string::npos);
+
+  // The HTML table as written: one row per finding, in the JSON's order, showing its fields.
+  std::string html = e2e::ReadText(out + "/summary.html");
+  std::vector<FindingRow> rows = FindingRows(html);
+  REQUIRE(rows.size() == findings.size());
+  for (size_t i = 0; i < rows.size(); i++) {
+    INFO("row " << i + 1 << " vs " << findings[i].dump());
+    CHECK(rows[i].id == findings[i]["id"]);
+    REQUIRE(rows[i].cells.size() == 8);
+    CHECK(rows[i].cells[0] == std::to_string(i + 1));
+    CHECK(WithoutFirst(rows[i].cells) == ExpectedCells(findings[i]));
+  }
+  // Self-contained: nothing to fetch.
+  CHECK(html.find("<script src") == std::string::npos);
+  CHECK(html.find("<link") == std::string::npos);
+  CHECK(html.find("<img") == std::string::npos);
+  CHECK(html.find("url(") == std::string::npos);
+  // A swimlane picture per finding with a clip.
+  size_t with_clip = static_cast<size_t>(
+      std::count_if(findings.begin(), findings.end(),
+                    [](const nlohmann::json& f) { return f["clip"].is_object(); }));
+  size_t svgs = 0;
+  for (size_t at = html.find("<svg "); at != std::string::npos; at = html.find("<svg ", at + 1))
+    svgs++;
+  CHECK(svgs == with_clip);
+
+  // SARIF: one result per finding.
+  nlohmann::json sarif = e2e::ReadJson(out + "/summary.sarif");
+  CHECK(sarif["version"] == "2.1.0");
+  CHECK(sarif["runs"][0]["results"].size() == findings.size());
+
+  // First make sure the browser check can fail: a page with a script error that removes a row
+  // must show a console error and one row fewer.
+  {
+    const std::string broken = e2e::FreshDirectory("triage-broken-page") + "/broken.html";
+    std::ofstream(broken)
+        << "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>broken</title></head><body>"
+           "<table id=\"findings\"><tbody><tr class=\"finding\" data-id=\"a\"><td>1</td></tr>"
+           "<tr class=\"finding\" data-id=\"b\"><td>2</td></tr></tbody></table><script>"
+           "document.querySelector('tr.finding').remove(); pecanNoSuchFunction();</script>"
+           "</body></html>\n";
+    LoadedPage page = LoadInChromium(broken, "", "triage-chromium-broken");
+    INFO("chromium's stderr:\n" << page.log);
+    CHECK(FindingRows(page.dom).size() == 1);
+    REQUIRE_FALSE(page.console.empty());
+    CHECK(Joined(page.console).find("pecanNoSuchFunction") != std::string::npos);
+  }
+
+  // Headless Chromium: the page loads without console messages, shows one row per finding, and
+  // its script sorts the table (by the "traces" column, most first, via #sort=4-desc).
+  LoadedPage page = LoadInChromium(out + "/summary.html", "#sort=4-desc", "triage-chromium");
+  INFO("console:\n" << Joined(page.console));
+  CHECK(page.console.empty());
+  std::vector<FindingRow> shown = FindingRows(page.dom);
+  CHECK(shown.size() == findings.size());
+  std::map<std::string, const nlohmann::json*> by_id;
+  for (const auto& finding : findings) by_id[finding["id"].get<std::string>()] = &finding;
+  std::vector<int> trace_counts;
+  for (const auto& row : shown) {
+    INFO("rendered row " << row.id);
+    REQUIRE(by_id.count(row.id) == 1);
+    CHECK(WithoutFirst(row.cells) == ExpectedCells(*by_id[row.id]));
+    by_id.erase(row.id);  // each finding once
+    trace_counts.push_back(std::stoi(row.cells.at(4)));
+  }
+  CHECK(by_id.empty());
+  CHECK(std::is_sorted(trace_counts.rbegin(), trace_counts.rend()));
+  CHECK(page.dom.find("class=\"sorted-desc\"") != std::string::npos);
+}
+
+TEST_CASE("pecan triage --replay runs the program after --, and survives a replay that fails",
+          "[e2e][triage]") {
+  const Corpus corpus =
+      RecordCorpus("triage-replay-corpus", {"lost_update", "pecan_figure1"}, 2, false);
+  REQUIRE(corpus.traces.size() == 4);
+  // A stand-in named like the recorded program but not built with pecan: `pecan replay` refuses
+  // to run it, so every replay of a lost_update clip fails, whatever state the replayer is in.
+  const std::string dir = e2e::FreshDirectory("triage-replay");
+  fs::create_directories(dir + "/fake");
+  const std::string fake = dir + "/fake/lost_update";
+  fs::copy_file("/bin/true", fake);
+  const std::string out = dir + "/out";
+  // Options between the traces, and words after -- that look like triage's own options.
+  e2e::PecanRun run = e2e::RunPecan(
+      {"triage", corpus.traces[0], "-o", out, corpus.traces[1], corpus.traces[2], corpus.traces[3],
+       "--replay", "--timeout", "20", "--", fake, "-o", "elsewhere", "--jobs"},
+      dir + "/triage.log");
+  INFO("pecan triage output:\n" << run.output);
+  REQUIRE(run.result.exited);
+  CHECK(run.result.exit_status == 2);  // replays that could not run are errors
+  nlohmann::json summary = e2e::ReadJson(out + "/summary.json");
+  CHECK(summary["traces"].size() == 4);
+  CHECK(summary["command"] == std::vector<std::string>{fake, "-o", "elsewhere", "--jobs"});
+  CHECK_FALSE(fs::exists("elsewhere"));
+  size_t failed = 0, other = 0;
+  for (const auto& finding : summary["findings"]) {
+    INFO(finding.dump());
+    if (!finding["clip"].is_object()) continue;
+    const bool ours =
+        finding["clip"]["trace"].get<std::string>().find("lost_update") != std::string::npos;
+    if (ours) {
+      REQUIRE(finding["verdict"].is_object());
+      CHECK(finding["verdict"]["outcome"] == "error");
+      CHECK(finding["verdict"]["reason"].get<std::string>().find("libpecan_rt") !=
+            std::string::npos);
+      CHECK(finding.value("replay_command", "").find("-- " + fake + " -o elsewhere --jobs") !=
+            std::string::npos);
+      failed++;
+    } else {  // pecan_figure1's clips are not replayed with lost_update
+      CHECK(finding["verdict"].is_null());
+      other++;
+    }
+  }
+  CHECK(failed > 0);
+  CHECK(other > 0);
+  CHECK(summary["counts"]["replay_errors"] == failed);
+  CHECK(summary["counts"]["not_replayed_other_program"] == other);
+  CHECK(run.output.find("replay failed: ") != std::string::npos);
+  CHECK(e2e::ReadText(out + "/summary.html").find(">error</td>") != std::string::npos);
+}
+
+TEST_CASE("pecan triage rejects bad arguments with one line and exit status 2", "[e2e][triage]") {
+  const Corpus corpus = RecordCorpus("triage-args-corpus", {"lost_update"}, 1, false);
+  REQUIRE(corpus.traces.size() == 1);
+  const std::string dir = e2e::FreshDirectory("triage-args");
+  fs::create_directories(dir + "/empty");
+  const std::string& trace = corpus.traces[0];
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"triage", dir + "/missing.pecan"}, "no such file or directory"},
+      {{"triage", dir + "/empty"}, "no .pecan files"},
+      {{"triage", trace, "--replay"}, "--replay needs the program after --"},
+      {{"triage", trace, "--replay", "--"}, "--replay needs the program after --"},
+      {{"triage", trace, "--", e2e::ExampleBinary("lost_update")}, "only used with --replay"},
+      {{"triage", trace, "--replay", "--", dir + "/no-such-program"}, "no such executable file"},
+      {{"triage", trace, "-o", trace + "/out"}, "cannot create the output directory"},
+  };
+  for (const auto& [arguments, message] : cases) {
+    e2e::PecanRun run = e2e::RunPecan(arguments, dir + "/run.log");
+    INFO("pecan " << arguments[1] << " ... output:\n" << run.output);
+    CHECK(run.result.exited);
+    CHECK(run.result.exit_status == 2);
+    CHECK(run.output.rfind("pecan: error: triage: ", 0) == 0);
+    CHECK(run.output.find(message) != std::string::npos);
+    CHECK(std::count(run.output.begin(), run.output.end(), '\n') == 1);
+  }
+  // Every trace damaged: the summary still says so, and the exit status is 2.
+  const std::string junk = dir + "/junk.pecan";
+  std::ofstream(junk) << "not a trace\n";
+  e2e::PecanRun run = e2e::RunPecan({"triage", junk, "-o", dir + "/out"}, dir + "/run.log");
+  INFO(run.output);
+  CHECK(run.result.exit_status == 2);
+  CHECK(run.output.find("every trace is damaged") != std::string::npos);
+  CHECK(e2e::ReadJson(dir + "/out/summary.json")["counts"]["damaged"] == 1);
+
+  e2e::PecanRun help = e2e::RunPecan({"triage", "--help"}, dir + "/help.log");
+  CHECK(help.result.exit_status == 0);
+  CHECK(help.output.find("Usage: pecan triage [OPTIONS] (TRACE | DIR)... [--replay -- PROGRAM") !=
+        std::string::npos);
+}
+
+TEST_CASE("pecan triage shows its progress on a terminal", "[e2e][triage]") {
+  const Corpus corpus = RecordCorpus("triage-tty-corpus", {"lost_update"}, 3, false);
+  REQUIRE(corpus.traces.size() == 3);
+  const std::string dir = e2e::FreshDirectory("triage-tty");
+  // script(1) (util-linux) runs the command on a pseudo-terminal and copies what it shows.
+  pecan::cli::ChildSpec spec;
+  spec.argv = {"script", "-qec",
+               std::string(kPecanBinary) + " triage " + corpus.dir + " -o " + dir + "/out",
+               "/dev/null"};
+  spec.stdout_path = dir + "/terminal.log";
+  spec.stderr_path = dir + "/terminal.log";
+  spec.timeout_seconds = 120;
+  pecan::cli::ChildResult result = pecan::cli::RunChild(spec);
+  std::string shown = e2e::ReadText(dir + "/terminal.log");
+  INFO("terminal:\n" << shown);
+  CHECK(result.exited);
+  CHECK(result.exit_status == 0);
+  CHECK(shown.find("\rpecan triage: analyzing 3 traces:   0%") != std::string::npos);
+  CHECK(shown.find("\rpecan triage: analyzing 3 traces: 100%") != std::string::npos);
+  CHECK(shown.find("pecan triage: 3 traces") != std::string::npos);
+}
