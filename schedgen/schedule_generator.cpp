@@ -1,6 +1,7 @@
 // ScheduleGenerator: the finding's pattern order goes to the PatternScheduler; if that finds no
 // schedule and the search recorded which events the pattern overtakes (PECAN Algorithm 2's v_x),
-// a second attempt holds those back explicitly, as Algorithm 4 does. Every result is validated.
+// a second attempt holds those back explicitly, as Algorithm 4 does. The SchedulePruner then
+// leaves out the moved events the anomaly does not need. Every result is validated.
 #include "schedgen/schedule_generator.h"
 
 #include <algorithm>
@@ -47,7 +48,11 @@ std::vector<uint64_t> MovedSteps(const std::vector<EventIndex>& steps) {
 }
 
 ScheduleGenerator::ScheduleGenerator(const Trace& trace, const PorIndex& por)
-    : trace_(trace), por_(por), scheduler_(trace, por), validator_(trace, por) {}
+    : trace_(trace),
+      por_(por),
+      scheduler_(trace, por),
+      pruner_(trace, por),
+      validator_(trace, por) {}
 
 ClipPlan ScheduleGenerator::Generate(const Finding& finding) const {
   ClipPlan plan;
@@ -71,10 +76,23 @@ ClipPlan ScheduleGenerator::Generate(const Finding& finding) const {
   }
   if (built.sections_moved > 0) plan.generator += "+oml";
 
-  const ValidationResult valid = validator_.Check(built.steps, order);
-  if (!valid) {
-    plan.reason = "the generated schedule breaks the model (a generator bug): " + valid.reason;
-    return plan;
+  // Moved events the anomaly does not need would run before its last event and could undo it
+  // (Jigsaw: the refilled queue); they run after the clip instead. Should the shorter schedule
+  // break a rule, the full one is kept.
+  bool validated = false;
+  if (auto pruned = pruner_.Prune(built.steps, order)) {
+    if (validator_.Check(*pruned, order)) {
+      plan.deferred_steps = built.steps.size() - pruned->size();
+      built.steps = std::move(*pruned);
+      validated = true;
+    }
+  }
+  if (!validated) {
+    const ValidationResult valid = validator_.Check(built.steps, order);
+    if (!valid) {
+      plan.reason = "the generated schedule breaks the model (a generator bug): " + valid.reason;
+      return plan;
+    }
   }
 
   // Pattern events are few: compare each step with them rather than hashing a million steps.

@@ -9,6 +9,7 @@
 #include "analyzer/finding.h"
 #include "analyzer/por_index.h"
 #include "schedgen/pattern_scheduler.h"
+#include "schedgen/schedule_pruner.h"
 #include "schedgen/schedule_validator.h"
 #include "trace_format/trace.h"
 
@@ -21,6 +22,9 @@ struct ClipPlan {
   std::vector<uint64_t> anomaly_steps;  // positions of the finding's events, pattern order
   std::vector<uint64_t> moved_steps;    // positions of steps that overtook a later-recorded one
   std::string generator;                // e.g. "race", "atomicity+oml", "observed"
+  // Steps left out to run after the clip: moved events the anomaly does not need and what
+  // depends on them (SchedulePruner).
+  uint64_t deferred_steps = 0;
 };
 
 class ScheduleGenerator {
@@ -35,6 +39,7 @@ class ScheduleGenerator {
   const Trace& trace_;
   const PorIndex& por_;
   PatternScheduler scheduler_;
+  SchedulePruner pruner_;
   ScheduleValidator validator_;
 };
 
