@@ -16,10 +16,11 @@ std::vector<CommandSpec>& CommandRegistry() {
 
 int main(int argc, char** argv) {
   using namespace pecan::cli;
-  CLI::App app{"pecan: finds concurrency bugs in C and C++ programs and proves each one.\n"
-               "Record a run, predict the races and atomicity violations other interleavings\n"
-               "would show, and confirm each by replaying a bug-hatching schedule.",
-               "pecan"};
+  CLI::App app{
+      "pecan: finds concurrency bugs in C and C++ programs and proves each one.\n"
+      "Record a run, predict the races and atomicity violations other interleavings\n"
+      "would show, and confirm each by replaying a bug-hatching schedule.",
+      "pecan"};
   app.set_version_flag("--version", std::string("pecan ") + pecan::kVersionString);
   app.require_subcommand(1);
   app.fallthrough(false);
@@ -37,8 +38,10 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    int code = app.exit(e);
-    return code == 0 ? 0 : 2;
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // One line, like every other error; the subcommand's --help says how to use it.
+    std::cerr << "pecan: error: " << e.what() << " (see --help)\n";
+    return 2;
   }
   try {
     return chosen ? chosen() : 2;

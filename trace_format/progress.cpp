@@ -1,4 +1,5 @@
-// ProgressReporter: redraws "label: NN%" with a carriage return, only on a terminal.
+// ProgressReporter: redraws "label [####....]  NN% (done/total)" with a carriage return, only
+// on a terminal.
 #include "trace_format/progress.h"
 
 #include <unistd.h>
@@ -17,18 +18,28 @@ ProgressReporter::~ProgressReporter() {
 
 void ProgressReporter::Update(uint64_t done) {
   if (!enabled_) return;
-  int percent =
-      total_ == 0 ? 100 : static_cast<int>(std::min<uint64_t>(done, total_) * 100 / total_);
-  if (percent == shown_percent_) return;
+  done = std::min(done, total_);
+  int percent = total_ == 0 ? 100 : static_cast<int>(done * 100 / total_);
+  // Redraw when the percentage moves; with small totals, on every step (the count changes).
+  if (percent == shown_percent_ && (done == shown_done_ || total_ > 100)) return;
   shown_percent_ = percent;
-  std::fprintf(stderr, "\r%s: %3d%%", label_.c_str(), percent);
+  shown_done_ = done;
+  constexpr int kBarWidth = 30;
+  const int filled = percent * kBarWidth / 100;
+  char bar[kBarWidth + 1];
+  for (int i = 0; i < kBarWidth; ++i) bar[i] = i < filled ? '#' : '.';
+  bar[kBarWidth] = '\0';
+  const int length =
+      std::fprintf(stderr, "\r%s [%s] %3d%% (%llu/%llu)", label_.c_str(), bar, percent,
+                   static_cast<unsigned long long>(done), static_cast<unsigned long long>(total_));
+  shown_width_ = std::max(shown_width_, length - 1);
   std::fflush(stderr);
 }
 
 void ProgressReporter::Finish() {
   if (!enabled_) return;
   if (shown_percent_ >= 0) {
-    std::fprintf(stderr, "\r%*s\r", static_cast<int>(label_.size()) + 6, "");
+    std::fprintf(stderr, "\r%*s\r", shown_width_, "");
     std::fflush(stderr);
   }
   enabled_ = false;

@@ -1,5 +1,5 @@
-// ProgressReporter: a percentage on stderr for long runs (analyze, triage), shown only when
-// stderr is a terminal so logs and pipes stay clean.
+// ProgressReporter: a progress bar with percentage and counts on stderr for long runs (analyze,
+// triage), shown only when stderr is a terminal so logs and pipes stay clean.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +15,8 @@ class ProgressReporter {
   ProgressReporter(const ProgressReporter&) = delete;
   ProgressReporter& operator=(const ProgressReporter&) = delete;
 
-  // Reports that `done` of `total` is finished; redraws only when the percentage changes.
+  // Reports that `done` of `total` is finished; redraws when the percentage changes (or, for
+  // totals up to 100, the count).
   void Update(uint64_t done);
   // Clears the line; later updates are ignored.
   void Finish();
@@ -26,6 +27,8 @@ class ProgressReporter {
   std::string label_;
   uint64_t total_;
   int shown_percent_ = -1;
+  uint64_t shown_done_ = 0;
+  int shown_width_ = 0;  // widest line drawn, to clear it
   bool enabled_;
 };
 

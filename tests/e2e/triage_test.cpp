@@ -503,7 +503,11 @@ TEST_CASE("pecan triage shows its progress on a terminal", "[e2e][triage]") {
   INFO("terminal:\n" << shown);
   CHECK(result.exited);
   CHECK(result.exit_status == 0);
-  CHECK(shown.find("\rpecan triage: analyzing 3 traces:   0%") != std::string::npos);
-  CHECK(shown.find("\rpecan triage: analyzing 3 traces: 100%") != std::string::npos);
+  CHECK(shown.find(
+            "\rpecan triage: analyzing 3 traces [..............................]   0% (0/3)") !=
+        std::string::npos);
+  CHECK(shown.find(
+            "\rpecan triage: analyzing 3 traces [##############################] 100% (3/3)") !=
+        std::string::npos);
   CHECK(shown.find("pecan triage: 3 traces") != std::string::npos);
 }
