@@ -63,6 +63,16 @@ inline void ReadFailure(const nlohmann::json& json, SummaryVerdict& verdict) {
     verdict.exit_status = json["exit_status"];
 }
 
+// The last "pecan: error: ..." line `pecan replay` wrote to its log, without the prefix.
+inline std::string LastErrorLine(const std::string& log_path) {
+  std::ifstream log(log_path);
+  std::string line, last;
+  const std::string prefix = "pecan: error: ";
+  while (std::getline(log, line))
+    if (line.rfind(prefix, 0) == 0) last = line.substr(prefix.size());
+  return last;
+}
+
 }  // namespace replay_runner_detail
 
 // Runs the replay; the child's whole output goes to `log_path`. Never throws for a failed replay:
@@ -103,6 +113,11 @@ inline SummaryVerdict ReplayClip(const std::string& clip_path,
   }
   if (!json.is_object()) {
     verdict.outcome = "error";
+    const std::string error = LastErrorLine(log_path);
+    if (!error.empty()) {
+      verdict.reason = error + " (see " + log_path + ")";
+      return verdict;
+    }
     verdict.reason = "pecan replay " +
                      (result.exited ? "exited with status " + std::to_string(result.exit_status)
                                     : "was killed by signal " + std::to_string(result.signal)) +
