@@ -4,9 +4,11 @@
 #include <cstdio>
 #include <iostream>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <vector>
 
+#include "analyzer/symbolizer.h"
 #include "trace_format/clip_file.h"
 #include "trace_format/error.h"
 #include "trace_format/event_kind.h"
@@ -40,6 +42,8 @@ struct ClipView {
   std::map<uint32_t, std::string> thread_names;
   std::map<uint32_t, proto::Site> sites;
   std::map<uint32_t, std::string> modules;  // id -> file name
+  Trace symbol_tables;                      // the clip's modules and sites, for the symbolizer
+  std::unique_ptr<Symbolizer> symbolizer;   // made on first use
 
   explicit ClipView(const proto::Clip& c) : clip(c) {
     for (int r = 0; r < clip.run_thread_size(); ++r) {
@@ -52,15 +56,15 @@ struct ClipView {
       if (s < steps) moved[s] = true;
     }
     for (int k = 0; k < clip.anomaly_steps_size(); ++k) {
-      if (clip.anomaly_steps(k) < steps) anomaly[clip.anomaly_steps(k)] = static_cast<uint32_t>(k + 1);
+      if (clip.anomaly_steps(k) < steps)
+        anomaly[clip.anomaly_steps(k)] = static_cast<uint32_t>(k + 1);
     }
     for (const auto& t : clip.threads()) thread_names[t.id()] = t.name();
     for (const auto& s : clip.sites()) sites[s.id()] = s;
     for (const auto& m : clip.modules()) {
       const std::string& path = m.path();
-      modules[m.id()] = path.substr(path.find_last_of('/') == std::string::npos
-                                        ? 0
-                                        : path.find_last_of('/') + 1);
+      modules[m.id()] =
+          path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
     }
   }
 
@@ -76,17 +80,41 @@ struct ClipView {
     if (it == sites.end()) return "site " + std::to_string(site);
     const proto::Site& s = it->second;
     if (s.module() == 0) {
-      return s.offset() & kStdLabelSiteBit ? "label " + Hex(s.offset()) : "loc " + std::to_string(s.offset());
+      return s.offset() & kStdLabelSiteBit ? "label " + Hex(s.offset())
+                                           : "loc " + std::to_string(s.offset());
     }
     auto m = modules.find(s.module());
     return (m != modules.end() ? m->second : "module" + std::to_string(s.module())) + "+" +
            Hex(s.offset());
   }
 
+  // "file.c:28 (function)" for a recorded site whose module can be read (debug info), else "".
+  std::string SourceText(uint32_t site) {
+    auto it = sites.find(site);
+    if (it == sites.end() || it->second.module() == 0) return "";
+    if (!symbolizer) {
+      for (const auto& m : clip.modules())
+        symbol_tables.modules.push_back(
+            ModuleInfo{m.id(), m.path(), m.load_address(), m.build_id()});
+      for (const auto& [id, info] : sites) {
+        if (id >= symbol_tables.sites.size()) symbol_tables.sites.resize(id + 1);
+        symbol_tables.sites[id] = SiteInfo{info.module(), info.offset()};
+      }
+      symbolizer = std::make_unique<Symbolizer>(symbol_tables);
+    }
+    const SourceLocation where = symbolizer->Resolve(site);
+    if (where.file.empty() || where.line == 0) return "";
+    std::string text =
+        where.file.substr(where.file.find_last_of('/') + 1) + ":" + std::to_string(where.line);
+    if (!where.function.empty()) text += " (" + where.function + ")";
+    return text;
+  }
+
   // The STD location column: the STD location for module-less sites, else the site id.
   std::string StdLocation(uint32_t site) const {
     auto it = sites.find(site);
-    if (it != sites.end() && it->second.module() == 0 && !(it->second.offset() & kStdLabelSiteBit)) {
+    if (it != sites.end() && it->second.module() == 0 &&
+        !(it->second.offset() & kStdLabelSiteBit)) {
       return std::to_string(it->second.offset());
     }
     return std::to_string(site);
@@ -103,7 +131,7 @@ EventKind KindOf(uint32_t raw) {
                                                       : EventKind::kUnspecified;
 }
 
-void DumpText(const ClipView& view, std::ostream& out) {
+void DumpText(ClipView& view, std::ostream& out) {
   const proto::Clip& clip = view.clip;
   const proto::Finding& f = clip.finding();
   out << "pecan clip " << clip.format_major() << "." << clip.format_minor() << " for finding "
@@ -120,7 +148,10 @@ void DumpText(const ClipView& view, std::ostream& out) {
     out << "  anomaly " << (k + 1) << "/" << f.events_size() << "  step "
         << (k < clip.anomaly_steps_size() ? std::to_string(clip.anomaly_steps(k)) : "?") << ": "
         << view.ThreadName(e.thread()) << " " << EventKindName(KindOf(e.kind())) << " "
-        << Hex(e.address()) << " at " << view.SiteText(e.site()) << "\n";
+        << Hex(e.address()) << " at " << view.SiteText(e.site());
+    const std::string source = view.SourceText(e.site());
+    if (!source.empty()) out << ", " << source;
+    out << "\n";
   }
   if (!f.reason().empty()) out << "  why        " << f.reason() << "\n";
   char line[256];
@@ -136,21 +167,36 @@ void DumpText(const ClipView& view, std::ostream& out) {
     out << line;
     if (view.moved[s]) out << "  moved";
     if (view.anomaly[s]) out << "  " << view.AnomalyText(s);
+    // A thread's begin and end carry its start routine's address, not a call site.
+    const EventKind kind = KindOf(clip.step_kind(static_cast<int>(s)));
+    if (kind != EventKind::kThreadBegin && kind != EventKind::kThreadEnd) {
+      const std::string source = view.SourceText(clip.step_site(static_cast<int>(s)));
+      if (!source.empty()) out << "  " << source;
+    }
     out << "\n";
   }
 }
 
 char NamespaceLetter(StdNamespace space) {
   switch (space) {
-    case StdNamespace::kMemory: return 'V';
-    case StdNamespace::kLock: return 'L';
-    case StdNamespace::kCondition: return 'C';
-    case StdNamespace::kBarrier: return 'B';
-    case StdNamespace::kSemaphore: return 'S';
-    case StdNamespace::kRegion: return 'R';
-    case StdNamespace::kHbKey: return 'K';
-    case StdNamespace::kFunction: return 'F';
-    default: return '?';
+    case StdNamespace::kMemory:
+      return 'V';
+    case StdNamespace::kLock:
+      return 'L';
+    case StdNamespace::kCondition:
+      return 'C';
+    case StdNamespace::kBarrier:
+      return 'B';
+    case StdNamespace::kSemaphore:
+      return 'S';
+    case StdNamespace::kRegion:
+      return 'R';
+    case StdNamespace::kHbKey:
+      return 'K';
+    case StdNamespace::kFunction:
+      return 'F';
+    default:
+      return '?';
   }
 }
 
@@ -209,7 +255,8 @@ void DumpJson(const ClipView& view, std::ostream& out) {
   header["generator"] = clip.generator();
   header["steps"] = view.steps();
   header["runs"] = clip.run_thread_size();
-  header["moved_steps"] = std::vector<uint64_t>(clip.moved_steps().begin(), clip.moved_steps().end());
+  header["moved_steps"] =
+      std::vector<uint64_t>(clip.moved_steps().begin(), clip.moved_steps().end());
   header["anomaly_steps"] =
       std::vector<uint64_t>(clip.anomaly_steps().begin(), clip.anomaly_steps().end());
   json finding = {{"id", f.id()},           {"pattern", f.pattern()},
@@ -244,7 +291,8 @@ void DumpJson(const ClipView& view, std::ostream& out) {
   }
   header["sites"] = json::array();
   for (const auto& s : clip.sites()) {
-    header["sites"].push_back({{"id", s.id()}, {"module", s.module()}, {"offset", Hex(s.offset())}});
+    header["sites"].push_back(
+        {{"id", s.id()}, {"module", s.module()}, {"offset", Hex(s.offset())}});
   }
   const auto& settings = clip.settings();
   header["settings"] = {{"func_events", settings.func_events()},
@@ -268,7 +316,7 @@ void DumpJson(const ClipView& view, std::ostream& out) {
 }  // namespace
 
 void DumpClip(const proto::Clip& clip, const std::string& format, std::ostream& out) {
-  const ClipView view(clip);
+  ClipView view(clip);
   if (format == "text") {
     DumpText(view, out);
   } else if (format == "std") {

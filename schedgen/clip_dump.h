@@ -11,7 +11,8 @@ namespace pecan {
 
 // Formats:
 //   text  a header (finding, trace hash, program, generator, counts) and one line per step:
-//         step, thread, kind, site, the trace event it came from, "moved", "anomaly k/n".
+//         step, thread, kind, site, the trace event it came from, "moved", "anomaly k/n",
+//         and the site's source line and function when the recorded module can be read.
 //   std   the schedule as an STD trace, one event per line in schedule order; each anomaly
 //         event is preceded by a comment line "# anomaly k/n" (the STD importer ignores whole
 //         comment lines; a trailing comment would become part of the location). Clips store

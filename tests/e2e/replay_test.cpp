@@ -356,3 +356,15 @@ TEST_CASE("pecan replay --gdb stops where the anomaly forms and names its events
   CHECK_THAT(run.output, Catch::Contains("pecan_figure1.c:"));
   CHECK_THAT(run.output, Catch::Contains("pecan: hatched"));
 }
+
+TEST_CASE("pecan dump of a clip from a recorded run shows the source line of each step",
+          "[e2e][replay]") {
+  const std::string dir = e2e::FreshDirectory("replay-dump");
+  const std::string clip = RecordedRunClip(TestProgram("flag_sync"), dir);
+  e2e::PecanRun dump = e2e::RunPecan({"dump", clip}, dir + "/dump.log");
+  INFO(dump.output);
+  CHECK(ExitStatus(dump) == 0);
+  CHECK_THAT(dump.output, Catch::Contains("for finding recorded (recorded"));
+  CHECK_THAT(dump.output, Catch::Contains("flag_sync.c:14 (writer)"));  // data = 42
+  CHECK_THAT(dump.output, Catch::Contains("flag_sync.c:24 (main)"));    // int seen = data
+}
