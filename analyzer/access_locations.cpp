@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <map>
 #include <numeric>
-#include <unordered_map>
 
 namespace pecan {
 namespace {
@@ -63,6 +62,58 @@ struct KeyState {
   uint32_t key = 0;
 };
 
+// The per-access lookup of the one pass: open addressing with linear probing in one flat array
+// (a node-based map spends the pass on cache misses at tens of millions of accesses).
+class RangeStates {
+ public:
+  RangeStates() : slots_(kInitialSlots) {}
+
+  // The state of `key`, default-constructed on first use (then `inserted` is set).
+  KeyState& Find(const RangeKey& key, bool* inserted) {
+    size_t mask = slots_.size() - 1;
+    for (size_t at = RangeKeyHash()(key) & mask;; at = (at + 1) & mask) {
+      Slot& slot = slots_[at];
+      if (slot.used && slot.key == key) {
+        *inserted = false;
+        return slot.state;
+      }
+      if (!slot.used) {
+        if ((used_ + 1) * 2 > slots_.size()) {  // keep the load under one half
+          Grow();
+          return Find(key, inserted);
+        }
+        slot = Slot{key, KeyState{}, true};
+        ++used_;
+        *inserted = true;
+        return slot.state;
+      }
+    }
+  }
+
+ private:
+  static constexpr size_t kInitialSlots = 1024;  // a power of two
+  struct Slot {
+    RangeKey key{0, 0};
+    KeyState state;
+    bool used = false;
+  };
+
+  void Grow() {
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    const size_t mask = slots_.size() - 1;
+    for (const Slot& slot : old) {
+      if (!slot.used) continue;
+      size_t at = RangeKeyHash()(slot.key) & mask;
+      while (slots_[at].used) at = (at + 1) & mask;
+      slots_[at] = slot;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  size_t used_ = 0;
+};
+
 struct KeyInfo {
   uint64_t begin;
   uint64_t end;
@@ -86,7 +137,7 @@ LocationTable::LocationTable(const Trace& trace) : impl_(std::make_unique<Impl>(
   const size_t n = trace.size_events();
   std::vector<uint32_t> key_of(n, ~0u);
   std::vector<KeyInfo> keys;
-  std::unordered_map<RangeKey, KeyState, RangeKeyHash> states;
+  RangeStates states;
   AllocationVersions versions;
   uint64_t allocation_events = 0;
 
@@ -100,8 +151,8 @@ LocationTable::LocationTable(const Trace& trace) : impl_(std::make_unique<Impl>(
     }
     if (!IsAccess(kind)) continue;
     const uint32_t size = std::max<uint32_t>(trace.size[i], 1);
-    auto [it, inserted] = states.try_emplace(RangeKey{trace.addr[i], size});
-    KeyState& state = it->second;
+    bool inserted = false;
+    KeyState& state = states.Find(RangeKey{trace.addr[i], size}, &inserted);
     if (inserted || state.frees_seen != allocation_events) {
       const uint32_t version = allocation_events == 0 ? 0 : versions.VersionAt(trace.addr[i]);
       if (inserted || version != state.version) {
@@ -171,21 +222,29 @@ LocationTable::LocationTable(const Trace& trace) : impl_(std::make_unique<Impl>(
     const LocationId l = impl_->of[i];
     if (l != kNoLocation) impl_->accesses[fill[l]++] = i;
   }
+  of_ = impl_->of.data();
 }
 
 LocationTable::~LocationTable() = default;
 LocationTable::LocationTable(LocationTable&&) noexcept = default;
 
-LocationId LocationTable::Of(EventIndex i) const { return impl_->of[i]; }
-size_t LocationTable::Count() const { return impl_->info.size(); }
-const LocationInfo& LocationTable::Info(LocationId l) const { return impl_->info[l]; }
+size_t LocationTable::Count() const {
+  return impl_->info.size();
+}
+const LocationInfo& LocationTable::Info(LocationId l) const {
+  return impl_->info[l];
+}
 const EventIndex* LocationTable::AccessesBegin(LocationId l) const {
   return impl_->accesses.data() + impl_->offsets[l];
 }
 const EventIndex* LocationTable::AccessesEnd(LocationId l) const {
   return impl_->accesses.data() + impl_->offsets[l + 1];
 }
-uint64_t LocationTable::AllLocations() const { return impl_->all_locations; }
-uint64_t LocationTable::SharedAccesses() const { return impl_->accesses.size(); }
+uint64_t LocationTable::AllLocations() const {
+  return impl_->all_locations;
+}
+uint64_t LocationTable::SharedAccesses() const {
+  return impl_->accesses.size();
+}
 
 }  // namespace pecan

@@ -30,7 +30,7 @@ class LocationTable {
   LocationTable(LocationTable&&) noexcept;
 
   // The shared location of access i, or kNoLocation (not an access, or not shared).
-  LocationId Of(EventIndex i) const;
+  LocationId Of(EventIndex i) const { return of_[i]; }
   size_t Count() const;  // shared locations; ids are 0 .. Count()-1
   const LocationInfo& Info(LocationId l) const;
   // The accesses to l, in trace order.
@@ -45,6 +45,7 @@ class LocationTable {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  const LocationId* of_ = nullptr;  // view into impl_ for the inline Of()
 };
 
 }  // namespace pecan

@@ -3,10 +3,15 @@
 #include "analyzer/analysis.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <exception>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
+#include <thread>
 
 #include "analyzer/analysis_context.h"
 #include "analyzer/builtin_patterns.h"
@@ -53,26 +58,95 @@ AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options) {
   result.stats.events = trace.size_events();
 
   std::unique_ptr<ProgressReporter> progress;
-  if (options.progress) progress = std::make_unique<ProgressReporter>("analyzing", patterns.size() + 1);
+  // Progress: the index counts as one step, each pattern as one.
+  if (options.progress)
+    progress = std::make_unique<ProgressReporter>("analyzing", patterns.size() + 1);
 
   const Clock::time_point index_start = Clock::now();
-  const AnalysisContext context(trace, options.regions);
+  const AnalysisContext context(trace, options.regions, options.threads != 1);
   result.stats.shared_locations = context.locations.Count();
   result.stats.seconds_by_family.emplace_back("index", SecondsSince(index_start));
   if (progress) progress->Update(1);
 
+  // Patterns of one shape share one enumeration; its time is split among the families in it
+  // by their number of patterns.
+  std::vector<std::vector<const Pattern*>> groups;
+  for (const Pattern& pattern : patterns) {
+    auto same = std::find_if(groups.begin(), groups.end(),
+                             [&](const auto& g) { return SameShape(*g.front(), pattern); });
+    if (same == groups.end()) {
+      groups.push_back({&pattern});
+    } else {
+      same->push_back(&pattern);
+    }
+  }
   std::map<std::string, size_t> family_slot;
-  for (size_t i = 0; i < patterns.size(); ++i) {
-    const Pattern& pattern = patterns[i];
-    const Clock::time_point pattern_start = Clock::now();
+  for (const Pattern& pattern : patterns) {
+    if (family_slot.try_emplace(pattern.name, result.stats.seconds_by_family.size()).second) {
+      result.stats.seconds_by_family.emplace_back(pattern.name, 0.0);
+    }
+  }
+  // Search the groups on a few threads (the context is read-only, and each group has a matcher
+  // of its own); results are taken in group order, so they do not depend on timing.
+  struct GroupResult {
+    std::vector<Finding> findings;
     PatternSearchStats stats;
-    std::vector<Finding> found = SearchPattern(context, pattern, &stats);
-    result.stats.candidates += stats.candidates;
-    for (Finding& f : found) result.findings.push_back(std::move(f));
-    auto [slot, inserted] = family_slot.try_emplace(pattern.name, result.stats.seconds_by_family.size());
-    if (inserted) result.stats.seconds_by_family.emplace_back(pattern.name, 0.0);
-    result.stats.seconds_by_family[slot->second].second += SecondsSince(pattern_start);
-    if (progress) progress->Update(i + 2);
+    double seconds = 0;
+    std::exception_ptr error;
+    bool done = false;
+  };
+  std::vector<GroupResult> group_results(groups.size());
+  std::mutex mutex;
+  std::condition_variable finished;
+  std::atomic<size_t> next_group{0};
+  auto worker = [&] {
+    for (size_t i = next_group++; i < groups.size(); i = next_group++) {
+      GroupResult& out = group_results[i];
+      const Clock::time_point group_start = Clock::now();
+      try {
+        out.findings = SearchPatternGroup(context, groups[i], &out.stats);
+      } catch (...) {
+        out.error = std::current_exception();
+      }
+      out.seconds = SecondsSince(group_start);
+      const std::lock_guard<std::mutex> lock(mutex);
+      out.done = true;
+      finished.notify_all();
+    }
+  };
+  unsigned threads = options.threads != 0 ? options.threads : std::thread::hardware_concurrency();
+  threads = std::max(1u, std::min<unsigned>(threads, static_cast<unsigned>(groups.size())));
+  // Joins the helpers however this scope is left (they stop when the groups run out).
+  struct Pool {
+    std::vector<std::thread> threads;
+    ~Pool() {
+      for (std::thread& t : threads) t.join();
+    }
+  } pool;
+  if (threads == 1) {
+    worker();
+  } else {
+    for (unsigned t = 0; t < threads; ++t) pool.threads.emplace_back(worker);
+  }
+  size_t done_patterns = 0;
+  for (size_t i = 0; i < groups.size(); ++i) {
+    {
+      std::unique_lock<std::mutex> lock(mutex);
+      finished.wait(lock, [&] { return group_results[i].done; });
+    }
+    GroupResult& r = group_results[i];
+    if (r.error) {
+      next_group = groups.size();  // the others stop after their current group
+      std::rethrow_exception(r.error);
+    }
+    result.stats.candidates += r.stats.candidates;
+    for (Finding& f : r.findings) result.findings.push_back(std::move(f));
+    const double share = r.seconds / static_cast<double>(groups[i].size());
+    for (const Pattern* p : groups[i]) {
+      result.stats.seconds_by_family[family_slot[p->name]].second += share;
+    }
+    done_patterns += groups[i].size();
+    if (progress) progress->Update(done_patterns + 1);
   }
   if (progress) progress->Finish();
 

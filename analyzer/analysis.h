@@ -22,14 +22,21 @@ struct AnalysisOptions {
   std::string patterns = "all";
   RegionMode regions = RegionMode::kLocks;
   bool progress = false;  // show a progress indicator on a terminal
+  // Threads for the analysis: the indices are built on two and the pattern groups searched on
+  // this many (0 = one per core); 1 runs everything on the calling thread. The result is the
+  // same whatever the number.
+  unsigned threads = 0;
 };
 
 struct AnalysisStats {
   uint64_t events = 0;
   uint64_t shared_locations = 0;
-  uint64_t candidates = 0;          // matches examined before deduplication
+  uint64_t candidates = 0;  // matches examined before deduplication
   double seconds_total = 0;
-  std::vector<std::pair<std::string, double>> seconds_by_family;  // e.g. {"race", 0.4}
+  // e.g. {"index", 1.2}, {"race", 0.4}: "index" is building the shared indices; a family's
+  // seconds are its search time (patterns of one shape are searched together and split their
+  // time by pattern count; with several threads the families overlap in wall time).
+  std::vector<std::pair<std::string, double>> seconds_by_family;
 };
 
 struct AnalysisResult {

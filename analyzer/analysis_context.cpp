@@ -3,159 +3,169 @@
 #include "analyzer/analysis_context.h"
 
 #include <algorithm>
+#include <future>
 #include <map>
+#include <unordered_map>
 
 namespace pecan {
 namespace {
 
-// Thread-communication events get an epoch of their own, so that accesses sharing an epoch have
-// the same inter-thread order with every other event (see AccessGroup).
-bool IsCommunication(EventKind k) {
-  switch (k) {
-    case EventKind::kRead:
-    case EventKind::kWrite:
-    case EventKind::kLock:
-    case EventKind::kUnlock:
-    case EventKind::kReadLock:
-    case EventKind::kReadUnlock:
-    case EventKind::kAlloc:
-    case EventKind::kFree:
-    case EventKind::kFuncEntry:
-    case EventKind::kFuncExit:
-    case EventKind::kRegionBegin:
-    case EventKind::kRegionEnd:
-      return false;
-    default:
-      return true;
-  }
-}
-
-struct GroupKey {
+struct ClassKey {
+  LocationId location;
   ThreadId thread;
   SiteId site;
   EventKind kind;
   uint32_t lock_key;
-  uint32_t epoch;
-  bool operator<(const GroupKey& o) const {
-    return std::tie(thread, site, kind, lock_key, epoch) <
-           std::tie(o.thread, o.site, o.kind, o.lock_key, o.epoch);
+  bool operator==(const ClassKey&) const = default;
+};
+
+struct ClassKeyHash {
+  size_t operator()(const ClassKey& k) const {
+    uint64_t h = (uint64_t{k.thread} << 32 | k.site) * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t{k.lock_key} << 8 | static_cast<uint8_t>(k.kind)) * 0xBF58476D1CE4E5B9ull;
+    h ^= uint64_t{k.location} * 0x94D049BB133111EBull;
+    return static_cast<size_t>(h ^ (h >> 31));
   }
 };
 
 }  // namespace
 
-AnalysisContext::AnalysisContext(const Trace& trace_in, RegionMode region_mode)
+struct AnalysisContext::BaseIndices {
+  PorIndex por;
+  LocksetTable locksets;
+  LocationTable locations;
+  RegionTable regions;
+};
+
+AnalysisContext::BaseIndices AnalysisContext::BuildBase(const Trace& trace, RegionMode mode,
+                                                        bool parallel) {
+  if (!parallel) {
+    return BaseIndices{PorIndex(trace), LocksetTable(trace), LocationTable(trace),
+                       RegionTable(trace, mode)};
+  }
+  // Each index is one pass over the trace and independent of the others.
+  auto por_and_locks = std::async(std::launch::async, [&trace] {
+    return std::make_pair(PorIndex(trace), LocksetTable(trace));
+  });
+  LocationTable locations(trace);
+  RegionTable regions(trace, mode);
+  auto [por, locksets] = por_and_locks.get();
+  return BaseIndices{std::move(por), std::move(locksets), std::move(locations), std::move(regions)};
+}
+
+AnalysisContext::AnalysisContext(const Trace& trace_in, RegionMode region_mode, bool parallel)
+    : AnalysisContext(trace_in, BuildBase(trace_in, region_mode, parallel)) {}
+
+AnalysisContext::AnalysisContext(const Trace& trace_in, BaseIndices&& base)
     : trace(trace_in),
-      por(trace_in),
-      locksets(trace_in),
-      locations(trace_in),
-      regions(trace_in, region_mode) {
+      por(std::move(base.por)),
+      locksets(std::move(base.locksets)),
+      locations(std::move(base.locations)),
+      regions(std::move(base.regions)) {
   const size_t n = trace.size_events();
-
-  // Lock-address keys of the interned locksets.
-  {
-    std::map<std::vector<std::pair<uint64_t, bool>>, uint32_t> keys;
-    lock_key_of_lockset.resize(locksets.Count());
-    for (LocksetId id = 0; id < locksets.Count(); ++id) {
-      std::vector<std::pair<uint64_t, bool>> set;
-      for (const HeldLock& h : locksets.Locks(id)) set.emplace_back(h.lock, h.read_mode);
-      std::sort(set.begin(), set.end());
-      lock_key_of_lockset[id] = keys.emplace(set, static_cast<uint32_t>(keys.size())).first->second;
-    }
-  }
-
-  // Epochs: per thread, a counter bumped around every communication event.
-  std::vector<uint32_t> epoch(n);
-  {
-    std::vector<uint32_t> counter(por.ThreadCount(), 0);
-    for (EventIndex i = 0; i < n; ++i) {
-      uint32_t& c = counter[trace.thread[i]];
-      if (IsCommunication(trace.kind[i])) {
-        epoch[i] = ++c;
-        ++c;
-      } else {
-        epoch[i] = c;
-      }
-    }
-  }
-
   const size_t location_count = locations.Count();
-  by_thread.reserve(locations.SharedAccesses());
-  run_offsets.push_back(0);
-  group_offsets.push_back(0);
-  group_members.reserve(locations.SharedAccesses());
-  std::vector<uint32_t> group_of;  // per access of the current location
-  std::map<GroupKey, uint32_t> group_ids;
-  for (LocationId l = 0; l < location_count; ++l) {
-    const EventIndex* begin = locations.AccessesBegin(l);
-    const EventIndex* end = locations.AccessesEnd(l);
-    const size_t count = static_cast<size_t>(end - begin);
+  const ThreadId thread_count = por.ThreadCount();
 
-    // Runs by thread (stable: trace order within a thread).
-    const size_t base = by_thread.size();
-    by_thread.insert(by_thread.end(), begin, end);
-    std::stable_sort(by_thread.begin() + static_cast<std::ptrdiff_t>(base), by_thread.end(),
-                     [&](EventIndex a, EventIndex b) { return trace.thread[a] < trace.thread[b]; });
-    for (size_t k = base; k < by_thread.size(); ++k) {
-      const ThreadId t = trace.thread[by_thread[k]];
-      if (runs.size() == run_offsets.back() || runs.back().thread != t) {
-        runs.push_back(ThreadRun{t, k, k + 1});
-      } else {
-        runs.back().end = k + 1;
-      }
-    }
-    run_offsets.push_back(runs.size());
+  // Every pass below reads the per-event columns in trace order: at tens of millions of events
+  // a pass per location would spend its time on cache misses.
 
-    // Groups.
-    group_ids.clear();
-    group_of.assign(count, 0);
-    const size_t group_base = groups.size();
-    for (size_t k = 0; k < count; ++k) {
-      const EventIndex i = begin[k];
-      const GroupKey key{trace.thread[i], trace.site[i], trace.kind[i], LockKey(i), epoch[i]};
-      auto [it, inserted] = group_ids.emplace(key, static_cast<uint32_t>(groups.size()));
+  // Classes, numbered first in order of first member across all locations.
+  struct FirstSeen {
+    LocationId location;
+    AccessClass cls;
+  };
+  std::vector<FirstSeen> seen;
+  class_of.assign(n, kNoClass);
+  {
+    std::unordered_map<ClassKey, uint32_t, ClassKeyHash> ids;
+    for (EventIndex i = 0; i < n; ++i) {
+      const LocationId l = locations.Of(i);
+      if (l == kNoLocation) continue;
+      const LocksetId lockset = locksets.Of(i);
+      const ClassKey key{l, trace.thread[i], trace.site[i], trace.kind[i],
+                         locksets.AddressSetOf(lockset)};
+      auto [it, inserted] = ids.try_emplace(key, static_cast<uint32_t>(seen.size()));
       if (inserted) {
-        groups.push_back(AccessGroup{key.thread, key.site, key.kind, key.lock_key, 0, 0});
+        seen.push_back(
+            FirstSeen{l, AccessClass{key.thread, key.site, key.kind, lockset, key.lock_key, 0, 0}});
       }
-      group_of[k] = it->second;
-      ++groups[it->second].member_count;
-    }
-    uint64_t next = group_members.size();
-    for (size_t g = group_base; g < groups.size(); ++g) {
-      groups[g].first_member = next;
-      next += groups[g].member_count;
-    }
-    group_members.resize(next);
-    std::vector<uint64_t> fill(groups.size() - group_base);
-    for (size_t g = group_base; g < groups.size(); ++g) fill[g - group_base] = groups[g].first_member;
-    for (size_t k = 0; k < count; ++k) group_members[fill[group_of[k] - group_base]++] = begin[k];
-    group_offsets.push_back(groups.size());
-
-    // Dashed edges between threads: which group pairs ran back to back.
-    for (size_t k = 1; k < count; ++k) {
-      if (trace.thread[begin[k - 1]] == trace.thread[begin[k]]) continue;
-      adjacent_group_pairs.try_emplace(GroupPairKey(group_of[k - 1], group_of[k]),
-                                       begin[k - 1], begin[k]);
+      class_of[i] = it->second;
+      ++seen[it->second].cls.member_count;
     }
   }
 
-  // Region access lists.
+  // Renumbered by location (a stable counting sort keeps first-member order within one).
+  class_offsets.assign(location_count + 1, 0);
+  for (const FirstSeen& f : seen) ++class_offsets[f.location + 1];
+  for (size_t l = 0; l < location_count; ++l) class_offsets[l + 1] += class_offsets[l];
+  std::vector<uint32_t> renumbered(seen.size());
+  classes.resize(seen.size());
   {
-    std::vector<uint64_t> counts(regions.Count() + 1, 0);
+    std::vector<uint64_t> fill(class_offsets.begin(), class_offsets.end() - 1);
+    for (size_t c = 0; c < seen.size(); ++c) {
+      renumbered[c] = static_cast<uint32_t>(fill[seen[c].location]++);
+      classes[renumbered[c]] = seen[c].cls;
+    }
+  }
+  uint64_t next_member = 0;
+  for (AccessClass& c : classes) {
+    c.first_member = next_member;
+    next_member += c.member_count;
+  }
+
+  // Runs: per location, one per thread in thread order; a class lies in its thread's run.
+  std::vector<uint32_t> run_of_class(classes.size());
+  std::vector<uint64_t> run_fill;
+  run_offsets.assign(1, 0);
+  {
+    std::vector<uint64_t> per_thread(thread_count, 0);
+    uint64_t base = 0;
     for (LocationId l = 0; l < location_count; ++l) {
-      for (const EventIndex* e = locations.AccessesBegin(l); e != locations.AccessesEnd(l); ++e) {
-        const RegionId r = regions.Of(*e);
-        if (r != kNoRegion) ++counts[r + 1];
+      std::fill(per_thread.begin(), per_thread.end(), 0);
+      for (uint64_t c = class_offsets[l]; c < class_offsets[l + 1]; ++c)
+        per_thread[classes[c].thread] += classes[c].member_count;
+      const size_t first_run = runs.size();
+      for (ThreadId t = 0; t < thread_count; ++t) {
+        if (per_thread[t] == 0) continue;
+        runs.push_back(ThreadRun{t, base, base + per_thread[t]});
+        base += per_thread[t];
+      }
+      run_offsets.push_back(runs.size());
+      for (uint64_t c = class_offsets[l]; c < class_offsets[l + 1]; ++c) {
+        for (size_t r = first_run; r < runs.size(); ++r) {
+          if (runs[r].thread == classes[c].thread) run_of_class[c] = static_cast<uint32_t>(r);
+        }
       }
     }
-    for (size_t r = 1; r < counts.size(); ++r) counts[r] += counts[r - 1];
-    region_offsets = counts;
-    region_accesses.resize(counts.back());
-    for (EventIndex i = 0; i < n; ++i) {
-      if (locations.Of(i) == kNoLocation) continue;
-      const RegionId r = regions.Of(i);
-      if (r != kNoRegion) region_accesses[counts[r]++] = i;
-    }
+    run_fill.reserve(runs.size());
+    for (const ThreadRun& run : runs) run_fill.push_back(run.begin);
+  }
+
+  // Members, runs and region lists, filled in one pass in trace order.
+  class_members.resize(next_member);
+  by_thread.resize(next_member);
+  std::vector<uint64_t> member_fill(classes.size());
+  for (size_t c = 0; c < classes.size(); ++c) member_fill[c] = classes[c].first_member;
+  std::vector<uint64_t> region_counts(regions.Count() + 1, 0);
+  for (EventIndex i = 0; i < n; ++i) {
+    if (class_of[i] == kNoClass) continue;
+    const uint32_t c = renumbered[class_of[i]];
+    class_of[i] = c;
+    class_members[member_fill[c]++] = i;
+    by_thread[run_fill[run_of_class[c]]++] = i;
+    const RegionId r = regions.Of(i);
+    if (r != kNoRegion) ++region_counts[r + 1];
+  }
+  for (size_t r = 1; r < region_counts.size(); ++r) region_counts[r] += region_counts[r - 1];
+  region_offsets = region_counts;
+  region_accesses.resize(region_counts.back());
+  region_access_locations.resize(region_counts.back());
+  for (EventIndex i = 0; i < n; ++i) {
+    if (class_of[i] == kNoClass) continue;
+    const RegionId r = regions.Of(i);
+    if (r == kNoRegion) continue;
+    region_access_locations[region_counts[r]] = locations.Of(i);
+    region_accesses[region_counts[r]++] = i;
   }
 }
 

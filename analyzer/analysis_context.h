@@ -15,16 +15,18 @@
 
 namespace pecan {
 
-// Accesses of one thread to one location at one site, with one kind, the same set of lock
-// addresses and no thread-communication event between them. Any member can stand for any
-// other in every POR and lockset test: POR clocks change only at thread-communication events
-// (which sit alone in their epochs), and lock exclusion depends only on lock addresses.
-struct AccessGroup {
+// Accesses of one thread to one location at one site, of one kind, under the same set of lock
+// addresses: an access class. Members differ only in time. Every test the search makes against
+// a fixed other event x is monotone over the members (x ->POR m holds for a suffix of them,
+// m ->POR x for a prefix, lock exclusion for all or none), so the search pairs classes, not
+// accesses, and picks a member by binary search.
+struct AccessClass {
   ThreadId thread = 0;
   SiteId site = 0;
   EventKind kind = EventKind::kUnspecified;
-  uint32_t lock_key = 0;       // id of the set of (lock address, read mode) held
-  uint64_t first_member = 0;   // index into AnalysisContext::group_members
+  LocksetId lockset = kEmptyLockset;  // of the first member; all members hold the same addresses
+  uint32_t lock_key = 0;              // id of the set of (lock address, read mode) held
+  uint64_t first_member = 0;          // index into AnalysisContext::class_members
   uint64_t member_count = 0;
 };
 
@@ -37,7 +39,8 @@ struct ThreadRun {
 
 class AnalysisContext {
  public:
-  AnalysisContext(const Trace& trace, RegionMode regions);
+  // Builds the four base indices (on two threads when `parallel`), then the derived ones.
+  AnalysisContext(const Trace& trace, RegionMode regions, bool parallel = true);
 
   const Trace& trace;
   PorIndex por;
@@ -45,33 +48,44 @@ class AnalysisContext {
   LocationTable locations;
   RegionTable regions;
 
-  // Per LocksetId: the id of its set of lock addresses (acquisition points ignored).
-  std::vector<uint32_t> lock_key_of_lockset;
-  uint32_t LockKey(EventIndex i) const { return lock_key_of_lockset[locksets.Of(i)]; }
+  // The id of the set of lock addresses held at i (acquisition points ignored).
+  uint32_t LockKey(EventIndex i) const { return locksets.AddressSetOf(locksets.Of(i)); }
 
   // Per location: its accesses sorted by (thread, trace order), with one run per thread.
   std::vector<EventIndex> by_thread;
   std::vector<ThreadRun> runs;
   std::vector<uint64_t> run_offsets;  // location l's runs: [run_offsets[l], run_offsets[l+1])
 
-  // Per location: its access groups (in order of first member), members in trace order.
-  std::vector<AccessGroup> groups;
-  std::vector<uint64_t> group_offsets;
-  std::vector<EventIndex> group_members;
+  // Per location: its access classes (in order of first member), members in trace order.
+  std::vector<AccessClass> classes;
+  std::vector<uint64_t> class_offsets;
+  std::vector<EventIndex> class_members;
+  const EventIndex* MembersBegin(uint64_t c) const {
+    return class_members.data() + classes[c].first_member;
+  }
+  const EventIndex* MembersEnd(uint64_t c) const {
+    return MembersBegin(c) + classes[c].member_count;
+  }
 
-  // Per region: its accesses to shared locations, in trace order.
+  // Per shared access: its class (index into classes); kNoClass for other events.
+  static constexpr uint32_t kNoClass = ~0u;
+  std::vector<uint32_t> class_of;
+
+  // Per region: its accesses to shared locations, in trace order, with their locations beside
+  // them (read together when pairing the events of a region).
   std::vector<EventIndex> region_accesses;
+  std::vector<LocationId> region_access_locations;
   std::vector<uint64_t> region_offsets;
-
-  // Pairs of groups whose members ran back to back on their location (a dashed PTG edge
-  // between different threads): (earlier group, later group) -> the first such pair.
-  std::unordered_map<uint64_t, std::pair<EventIndex, EventIndex>> adjacent_group_pairs;
-  static uint64_t GroupPairKey(uint64_t a, uint64_t b) { return (a << 32) ^ b; }
 
   // The run of thread t on location l, or nullptr.
   const ThreadRun* RunOf(LocationId l, ThreadId t) const;
   // True when no other access to the location of a and b lies between them in the trace.
   bool TorAdjacent(EventIndex a, EventIndex b) const;
+
+ private:
+  struct BaseIndices;
+  AnalysisContext(const Trace& trace, BaseIndices&& base);
+  static BaseIndices BuildBase(const Trace& trace, RegionMode regions, bool parallel);
 };
 
 }  // namespace pecan

@@ -161,7 +161,8 @@ RegionTable::RegionTable(const Trace& trace, RegionMode mode) : impl_(std::make_
       const bool read_mode = kind == EventKind::kReadUnlock;
       for (size_t k = s.locks.size(); k-- > 0;) {
         if (s.locks[k].lock != trace.addr[i] || s.locks[k].read_mode != read_mode) continue;
-        if (--s.locks[k].depth == 0) s.locks.erase(s.locks.begin() + static_cast<std::ptrdiff_t>(k));
+        if (--s.locks[k].depth == 0)
+          s.locks.erase(s.locks.begin() + static_cast<std::ptrdiff_t>(k));
         break;
       }
     } else if (kind == EventKind::kRegionEnd) {
@@ -173,14 +174,20 @@ RegionTable::RegionTable(const Trace& trace, RegionMode mode) : impl_(std::make_
     }
     if (!s.Open()) s.current = kNoRegion;
   }
+  of_ = impl_->of.data();
 }
 
 RegionTable::~RegionTable() = default;
 RegionTable::RegionTable(RegionTable&&) noexcept = default;
 
-RegionId RegionTable::Of(EventIndex i) const { return impl_->of[i]; }
-size_t RegionTable::Count() const { return impl_->first.size(); }
-EventIndex RegionTable::First(RegionId r) const { return impl_->first[r]; }
-EventIndex RegionTable::Last(RegionId r) const { return impl_->last[r]; }
+size_t RegionTable::Count() const {
+  return impl_->first.size();
+}
+EventIndex RegionTable::First(RegionId r) const {
+  return impl_->first[r];
+}
+EventIndex RegionTable::Last(RegionId r) const {
+  return impl_->last[r];
+}
 
 }  // namespace pecan

@@ -35,7 +35,7 @@ class RegionTable {
   ~RegionTable();
   RegionTable(RegionTable&&) noexcept;
 
-  RegionId Of(EventIndex i) const;
+  RegionId Of(EventIndex i) const { return of_[i]; }
   size_t Count() const;
   EventIndex First(RegionId r) const;  // the event that opened it
   EventIndex Last(RegionId r) const;   // the last event in it
@@ -43,6 +43,7 @@ class RegionTable {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  const RegionId* of_ = nullptr;  // view into impl_ for the inline Of()
 };
 
 }  // namespace pecan

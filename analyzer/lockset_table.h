@@ -33,13 +33,18 @@ class LocksetTable {
   ~LocksetTable();
   LocksetTable(LocksetTable&&) noexcept;
 
-  LocksetId Of(EventIndex i) const;
-  const std::vector<HeldLock>& Locks(LocksetId id) const;  // outermost first
+  LocksetId Of(EventIndex i) const { return of_[i]; }
+  // Outermost first. Built on first use and kept (safe to call from several threads).
+  const std::vector<HeldLock>& Locks(LocksetId id) const;
   // True when the two events hold a common lock that excludes them (not both in read mode).
   bool Exclusive(EventIndex a, EventIndex b) const;
   // The same test on two interned locksets.
   bool ExclusiveSets(LocksetId a, LocksetId b) const;
-  // Number of distinct locksets (ids are 0 .. Count()-1; 0 is the empty set).
+  // The id of the set of (lock address, mode) pairs of a lockset, acquisition points ignored:
+  // equal ids exclude exactly the same other sets.
+  uint32_t AddressSetOf(LocksetId id) const { return address_set_of_[id]; }
+  // Number of lockset ids (0 .. Count()-1; 0 is the empty set): one per acquisition that was not
+  // a recursive re-acquisition, plus the sets left after releasing a lock that was not innermost.
   size_t Count() const;
   // The acquisition of the outermost lock held at i, if any (the OML of PECAN section 6).
   std::optional<EventIndex> OutermostAcquire(EventIndex i) const;
@@ -49,6 +54,8 @@ class LocksetTable {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  const LocksetId* of_ = nullptr;  // views into impl_ for the inline queries
+  const uint32_t* address_set_of_ = nullptr;
 };
 
 }  // namespace pecan

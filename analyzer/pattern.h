@@ -26,10 +26,10 @@ struct Pattern {
   std::vector<uint32_t> variable;        // SV
   std::vector<uint32_t> region;          // AR
   std::vector<AccessMatch> access;       // AT
-  bool adjacent = false;   // the events run back to back in the predicted order
-  bool unordered = false;  // 2 events in either order; a match lists them in trace order
-  bool some_plain = false; // at least one event is a plain (non-atomic) access
-  std::string source;      // "file:line" of its definition
+  bool adjacent = false;                 // the events run back to back in the predicted order
+  bool unordered = false;   // 2 events in either order; a match lists them in trace order
+  bool some_plain = false;  // at least one event is a plain (non-atomic) access
+  std::string source;       // "file:line" of its definition
   // Structure derived from the sequences.
   uint32_t thread_count = 0;
   uint32_t variable_count = 0;

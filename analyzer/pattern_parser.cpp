@@ -40,7 +40,8 @@ class Tokenizer {
       } else if (IsWordChar(c)) {
         const size_t start = pos_;
         while (pos_ < text_.size() && IsWordChar(text_[pos_])) ++pos_;
-        tokens.push_back(Token{Token::kWord, std::string(text_.substr(start, pos_ - start)), line_});
+        tokens.push_back(
+            Token{Token::kWord, std::string(text_.substr(start, pos_ - start)), line_});
       } else {
         throw PecanError(source_ + ":" + std::to_string(line_) + ": unexpected character '" +
                          std::string(1, c) + "'");
@@ -146,8 +147,10 @@ class Parser {
     std::map<std::string, std::pair<int, std::vector<Token>>> sequences;
     while (!AtPunct("}")) {
       const Token& key = Next();
-      if (key.kind == Token::kEnd) Fail(key.line, "pattern '" + p.name + "' is not closed with '}'");
-      if (key.kind != Token::kWord) Fail(key.line, "expected a sequence name or option, found '" + key.text + "'");
+      if (key.kind == Token::kEnd)
+        Fail(key.line, "pattern '" + p.name + "' is not closed with '}'");
+      if (key.kind != Token::kWord)
+        Fail(key.line, "expected a sequence name or option, found '" + key.text + "'");
       if (key.text == "adjacent" || key.text == "unordered" || key.text == "some-plain") {
         if (key.text == "adjacent") p.adjacent = true;
         if (key.text == "unordered") p.unordered = true;
@@ -218,7 +221,8 @@ class Parser {
     if (p.thread_count < 2) {
       Fail(sequences["T"].first, "pattern '" + p.name + "' needs at least two threads");
     }
-    if (p.unordered && k != 2) Fail(start_line, "'unordered' is supported for 2-event patterns only");
+    if (p.unordered && k != 2)
+      Fail(start_line, "'unordered' is supported for 2-event patterns only");
     p.variant = variant ? *variant : DefaultVariant(p.access);
     return p;
   }

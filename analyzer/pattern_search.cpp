@@ -1,10 +1,15 @@
-// The pattern engine: binds pattern positions one by one from the location, thread and region
-// indices (backtracking), then checks the order in the trace (observed) or by mutation.
+// The pattern engine. The interrupted unit (the first event's region) and every unit sharing a
+// thread with another are bound event by event from the location and region indices; every
+// other unit is bound a class at a time (AccessClass) and a member is picked by binary search,
+// so hot locations cost classes x windows, not accesses x accesses. Races have their own sweep.
 #include "analyzer/pattern_search.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
+#include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 
@@ -14,7 +19,8 @@ namespace pecan {
 namespace {
 
 constexpr uint32_t kUnbound = ~0u;
-constexpr uint64_t kNoGroup = ~uint64_t{0};
+constexpr size_t kNoSlot = ~size_t{0};
+constexpr size_t kMaxGroup = 32;  // patterns per shared enumeration (bits of the match mask)
 
 bool AccessMatches(AccessMatch m, EventKind k) {
   switch (m) {
@@ -52,50 +58,111 @@ struct Candidate {
   }
 };
 
+// A class of a collapsible unit's event tuples: same thread, and per event the same site, kind
+// and lock addresses. Members (tuples) are sorted by their first event.
+struct UnitClass {
+  ThreadId thread = 0;
+  std::vector<SiteId> sites;
+  std::vector<EventKind> kinds;
+  std::vector<LocksetId> locksets;
+  std::vector<EventIndex> members;  // flat: member i is members[i*m .. i*m+m), m = events
+};
+
+// A collapsible unit's classes on one tuple of locations, bucketed by the lock addresses its
+// first event holds, so a window where the interrupted thread always holds an excluding lock
+// skips a whole bucket at once.
+struct UnitClasses {
+  std::vector<UnitClass> classes;
+  std::vector<std::pair<LocksetId, std::vector<uint32_t>>> buckets;  // representative lockset
+};
+
+// Windows longer than this are not scanned for the lock prefilter (they rarely exclude).
+constexpr uint64_t kPrefilterSlots = 64;
+constexpr size_t kPrefilterLocksets = 4;
+
 class Matcher {
  public:
-  Matcher(const AnalysisContext& context, const Pattern& pattern, PatternSearchStats* stats)
-      : c_(context), p_(pattern), stats_(stats), k_(pattern.size()) {
+  // All patterns of the group have the same shape (SameShape): they share one enumeration, and
+  // a bit mask says which of them the events bound so far still match.
+  Matcher(const AnalysisContext& context, const std::vector<const Pattern*>& group,
+          PatternSearchStats* stats)
+      : c_(context),
+        p_(*group[0]),
+        group_(group),
+        stats_(stats),
+        k_(static_cast<uint32_t>(group[0]->size())) {
+    match_mask_.assign(k_, std::vector<uint32_t>(kEventKindCount, 0));
+    for (uint32_t bit = 0; bit < group.size(); ++bit) {
+      for (uint32_t pos = 0; pos < k_; ++pos) {
+        for (int kind = 0; kind < kEventKindCount; ++kind) {
+          if (AccessMatches(group[bit]->access[pos], static_cast<EventKind>(kind))) {
+            match_mask_[pos][kind] |= 1u << bit;
+          }
+        }
+      }
+    }
+    mask_ = group.size() >= 32 ? ~0u : (1u << group.size()) - 1;
+    best_.resize(group.size());
     Plan();
   }
 
+  uint32_t Mask(uint32_t pos, EventKind kind) const {
+    return match_mask_[pos][static_cast<uint8_t>(kind)];
+  }
+
   std::vector<Finding> Run() {
-    if (k_ > 0 && c_.locations.Count() > 0) Bind(0);
+    if (c_.locations.Count() == 0) return {};
+    if (p_.adjacent && p_.unordered && k_ == 2 && p_.variable[0] == p_.variable[1]) {
+      SearchRaces();
+    } else {
+      Bind(0);
+    }
     return Collect();
   }
 
  private:
   struct Unit {
-    uint32_t thread_symbol;
+    uint32_t thread_symbol = 0;
     std::vector<uint32_t> positions;  // pattern order
+    bool collapsible = false;
+  };
+  struct Step {
+    uint32_t position = 0;     // for event steps
+    uint32_t unit = kUnbound;  // for collapsible-unit steps
   };
 
   void Plan() {
-    std::vector<uint32_t> thread_uses(p_.thread_count, 0);
-    for (uint32_t t : p_.thread) ++thread_uses[t];
+    std::vector<uint32_t> thread_units(p_.thread_count, 0);
     units_.resize(p_.region_count);
     for (uint32_t pos = 0; pos < k_; ++pos) {
-      units_[p_.region[pos]].thread_symbol = p_.thread[pos];
-      units_[p_.region[pos]].positions.push_back(pos);
+      Unit& u = units_[p_.region[pos]];
+      if (u.positions.empty()) ++thread_units[p_.thread[pos]];
+      u.thread_symbol = p_.thread[pos];
+      u.positions.push_back(pos);
     }
-    grouped_.resize(k_);
+    for (Unit& u : units_) {
+      u.collapsible = !p_.adjacent && u.thread_symbol != p_.thread[0] &&
+                      thread_units[u.thread_symbol] == 1 && u.positions.size() <= 2;
+    }
+    // The interrupted unit first, then the other event-by-event units, then the classes.
+    auto add_unit = [&](uint32_t u) {
+      for (uint32_t pos : units_[u].positions) steps_.push_back(Step{pos, kUnbound});
+    };
+    add_unit(p_.region[0]);
+    std::vector<bool> done(units_.size(), false);
+    done[p_.region[0]] = true;
     for (uint32_t pos = 0; pos < k_; ++pos) {
-      grouped_[pos] = units_[p_.region[pos]].positions.size() == 1 && thread_uses[p_.thread[pos]] == 1;
+      const uint32_t u = p_.region[pos];
+      if (!done[u] && !units_[u].collapsible) add_unit(u);
+      done[u] = done[u] || !units_[u].collapsible;
     }
-    // Anchor: the unit with the most events (ties: the earliest), bound first.
-    uint32_t anchor = p_.region[0];
-    for (uint32_t u = 0; u < units_.size(); ++u) {
-      if (units_[u].positions.size() > units_[anchor].positions.size()) anchor = u;
-    }
-    for (uint32_t pos : units_[anchor].positions) order_.push_back(pos);
     for (uint32_t pos = 0; pos < k_; ++pos) {
-      if (p_.region[pos] != anchor &&
-          std::find(order_.begin(), order_.end(), pos) == order_.end()) {
-        for (uint32_t q : units_[p_.region[pos]].positions) order_.push_back(q);
-      }
+      const uint32_t u = p_.region[pos];
+      if (!done[u]) steps_.push_back(Step{0, u});
+      done[u] = true;
     }
     event_.assign(k_, 0);
-    group_.assign(k_, kNoGroup);
+    region_slot_.assign(k_, kNoSlot);
     bound_.assign(k_, false);
     location_of_variable_.assign(p_.variable_count, kUnbound);
     variable_binds_.assign(p_.variable_count, 0);
@@ -103,20 +170,26 @@ class Matcher {
     thread_binds_.assign(p_.thread_count, 0);
   }
 
-  // ---- binding ----
+  // ---- event-by-event binding ----
 
   void Bind(size_t step) {
-    if (step == k_) {
+    if (step == steps_.size()) {
       Complete();
       return;
     }
-    const uint32_t pos = order_[step];
+    if (steps_[step].unit != kUnbound) {
+      BindUnitClass(step, steps_[step].unit, 0);
+      return;
+    }
+    const uint32_t pos = steps_[step].position;
     const Unit& unit = units_[p_.region[pos]];
     const uint32_t variable = p_.variable[pos];
-    const bool first_of_unit = unit.positions.front() == pos;
-
-    if (!first_of_unit) {
+    if (unit.positions.front() != pos) {
       BindInUnit(step, pos, unit);
+      return;
+    }
+    if (step == 0 && unit.positions.size() > 1) {
+      BindFirstInRegions(step, pos);
       return;
     }
     if (location_of_variable_[variable] != kUnbound) {
@@ -124,8 +197,29 @@ class Matcher {
       return;
     }
     for (LocationId l = 0; l < c_.locations.Count(); ++l) {
-      if (LocationTaken(l, variable)) continue;
-      BindOnLocation(step, pos, l);
+      if (!LocationTaken(l, variable)) BindOnLocation(step, pos, l);
+    }
+  }
+
+  // The first event of a multi-event first unit: only accesses inside regions qualify, so sweep
+  // the regions' access lists in order (sequential memory, and the unit's later events are
+  // found next to it).
+  void BindFirstInRegions(size_t step, uint32_t pos) {
+    const EventIndex* accesses = c_.region_accesses.data();
+    const LocationId* locations = c_.region_access_locations.data();
+    const size_t count = c_.region_accesses.size();
+    for (size_t idx = 0; idx < count; ++idx) {
+      const EventIndex e = accesses[idx];
+      const uint32_t mask = mask_ & Mask(pos, c_.trace.kind[e]);
+      if (mask == 0 || !Consistent(pos, e)) continue;
+      const uint32_t saved = mask_;
+      mask_ = mask;
+      Push(pos, e, locations[idx]);
+      region_slot_[pos] = idx;
+      Bind(step + 1);
+      region_slot_[pos] = kNoSlot;
+      Pop(pos);
+      mask_ = saved;
     }
   }
 
@@ -144,90 +238,85 @@ class Matcher {
     return true;
   }
 
-  // First event of a unit, on location l.
+  // The first event of a unit, on location l.
   void BindOnLocation(size_t step, uint32_t pos, LocationId l) {
     const uint32_t symbol = p_.thread[pos];
-    if (grouped_[pos]) {
-      for (uint64_t g = c_.group_offsets[l]; g < c_.group_offsets[l + 1]; ++g) {
-        const AccessGroup& group = c_.groups[g];
-        if (!AccessMatches(p_.access[pos], group.kind) || !ThreadAllowed(symbol, group.thread)) {
-          continue;
-        }
-        Push(pos, c_.group_members[group.first_member], g, l);
-        Bind(step + 1);
-        Pop(pos);
-      }
-      return;
-    }
     const bool needs_region = units_[p_.region[pos]].positions.size() > 1;
     for (uint64_t r = c_.run_offsets[l]; r < c_.run_offsets[l + 1]; ++r) {
       const ThreadRun& run = c_.runs[r];
       if (!ThreadAllowed(symbol, run.thread)) continue;
       for (uint64_t a = run.begin; a < run.end; ++a) {
         const EventIndex e = c_.by_thread[a];
-        if (!AccessMatches(p_.access[pos], c_.trace.kind[e])) continue;
+        const uint32_t mask = mask_ & Mask(pos, c_.trace.kind[e]);
+        if (mask == 0) continue;
         if (needs_region && c_.regions.Of(e) == kNoRegion) continue;
         if (!Consistent(pos, e)) continue;
-        Push(pos, e, kNoGroup, l);
+        const uint32_t saved = mask_;
+        mask_ = mask;
+        Push(pos, e, l);
         Bind(step + 1);
         Pop(pos);
+        mask_ = saved;
       }
     }
   }
 
   // A later event of a unit whose first event is bound: same region, after the unit's previous
-  // event. Two events of the unit on one variable with none between them in the unit must be
-  // consecutive accesses of the thread to that location.
+  // event. Two events of the unit on one variable with none on that variable between them in the
+  // pattern must be consecutive accesses of the thread to the location: the region is one
+  // stretch of the thread's program, so that is the next access to the location after the
+  // earlier event in the region's list, and it must still come after the unit's previous event.
   void BindInUnit(size_t step, uint32_t pos, const Unit& unit) {
     uint32_t previous = unit.positions.front();
-    for (uint32_t q : unit.positions) {
-      if (q < pos) previous = q;
-    }
-    const uint32_t variable = p_.variable[pos];
     std::optional<uint32_t> same_variable;
     for (uint32_t q : unit.positions) {
-      if (q < pos && p_.variable[q] == variable) same_variable = q;
+      if (q >= pos) continue;
+      previous = q;
+      if (p_.variable[q] == p_.variable[pos]) same_variable = q;
     }
     const EventIndex previous_event = event_[previous];
     const RegionId region = c_.regions.Of(previous_event);
-    if (same_variable) {
-      const EventIndex before = event_[*same_variable];
-      const LocationId l = c_.locations.Of(before);
-      const ThreadRun* run = c_.RunOf(l, c_.trace.thread[before]);
-      const EventIndex* begin = c_.by_thread.data() + run->begin;
-      const EventIndex* end = c_.by_thread.data() + run->end;
-      const EventIndex* next = std::upper_bound(begin, end, before);
-      if (next == end) return;
-      const EventIndex e = *next;
-      if (e <= previous_event || c_.regions.Of(e) != region) return;
-      if (!AccessMatches(p_.access[pos], c_.trace.kind[e]) || !Consistent(pos, e)) return;
-      Push(pos, e, kNoGroup, l);
-      Bind(step + 1);
-      Pop(pos);
-      return;
+    const EventIndex* accesses = c_.region_accesses.data();
+    const LocationId* locations = c_.region_access_locations.data();
+    const size_t region_end = c_.region_offsets[region + 1];
+    const uint32_t from = same_variable ? *same_variable : previous;
+    size_t start = region_slot_[from];
+    if (start == kNoSlot) {
+      start = static_cast<size_t>(std::lower_bound(accesses + c_.region_offsets[region],
+                                                   accesses + region_end, event_[from]) -
+                                  accesses);
     }
-    const EventIndex* begin = c_.region_accesses.data() + c_.region_offsets[region];
-    const EventIndex* end = c_.region_accesses.data() + c_.region_offsets[region + 1];
-    for (const EventIndex* it = std::upper_bound(begin, end, previous_event); it != end; ++it) {
-      const EventIndex e = *it;
-      if (!AccessMatches(p_.access[pos], c_.trace.kind[e])) continue;
-      const LocationId l = c_.locations.Of(e);
+    const uint32_t variable = p_.variable[pos];
+    for (size_t idx = start + 1; idx < region_end; ++idx) {
+      const LocationId l = locations[idx];
       if (location_of_variable_[variable] != kUnbound) {
         if (location_of_variable_[variable] != l) continue;
       } else if (LocationTaken(l, variable)) {
         continue;
       }
-      if (!Consistent(pos, e)) continue;
-      Push(pos, e, kNoGroup, l);
-      Bind(step + 1);
-      Pop(pos);
+      const EventIndex e = accesses[idx];
+      if (e < previous_event) {
+        if (same_variable) return;  // the next access to the location is not after `previous`
+        continue;
+      }
+      const uint32_t mask = mask_ & Mask(pos, c_.trace.kind[e]);
+      if (mask != 0 && Consistent(pos, e)) {
+        const uint32_t saved = mask_;
+        mask_ = mask;
+        Push(pos, e, l);
+        region_slot_[pos] = idx;
+        Bind(step + 1);
+        region_slot_[pos] = kNoSlot;
+        Pop(pos);
+        mask_ = saved;
+      }
+      if (same_variable) break;
     }
   }
 
   // Thread, region and program-order constraints between e at pos and the bound positions.
   bool Consistent(uint32_t pos, EventIndex e) const {
-    const ThreadId t = c_.trace.thread[e];
-    if (!ThreadAllowed(p_.thread[pos], t)) return false;
+    if (!ThreadAllowed(p_.thread[pos], c_.trace.thread[e])) return false;
     const RegionId region = c_.regions.Of(e);
     for (uint32_t q = 0; q < k_; ++q) {
       if (!bound_[q]) continue;
@@ -242,9 +331,8 @@ class Matcher {
     return true;
   }
 
-  void Push(uint32_t pos, EventIndex e, uint64_t group, LocationId l) {
+  void Push(uint32_t pos, EventIndex e, LocationId l) {
     event_[pos] = e;
-    group_[pos] = group;
     bound_[pos] = true;
     const uint32_t v = p_.variable[pos];
     if (variable_binds_[v]++ == 0) location_of_variable_[v] = l;
@@ -254,132 +342,444 @@ class Matcher {
 
   void Pop(uint32_t pos) {
     bound_[pos] = false;
-    group_[pos] = kNoGroup;
     const uint32_t v = p_.variable[pos];
     if (--variable_binds_[v] == 0) location_of_variable_[v] = kUnbound;
     const uint32_t t = p_.thread[pos];
     if (--thread_binds_[t] == 0) thread_of_symbol_[t] = kUnbound;
   }
 
+  // ---- collapsible units: a class at a time ----
+
+  // Binds the unit's variables (those still free) to locations, then tries each class.
+  void BindUnitClass(size_t step, uint32_t unit_index, size_t next_event) {
+    const Unit& unit = units_[unit_index];
+    if (next_event < unit.positions.size()) {
+      const uint32_t variable = p_.variable[unit.positions[next_event]];
+      if (location_of_variable_[variable] != kUnbound) {
+        BindUnitClass(step, unit_index, next_event + 1);
+        return;
+      }
+      for (LocationId l = 0; l < c_.locations.Count(); ++l) {
+        if (LocationTaken(l, variable)) continue;
+        location_of_variable_[variable] = l;
+        ++variable_binds_[variable];
+        BindUnitClass(step, unit_index, next_event + 1);
+        --variable_binds_[variable];
+        location_of_variable_[variable] = kUnbound;
+      }
+      return;
+    }
+    const UnitClasses& all = ClassesOf(unit_index);
+    if (all.classes.empty()) return;
+    std::array<LocksetId, kPrefilterLocksets> slot_locks;
+    const size_t slot_lock_count = WindowLocksets(unit.positions[0], &slot_locks);
+    for (const auto& [lockset, members] : all.buckets) {
+      if (slot_lock_count > 0 &&
+          std::all_of(slot_locks.begin(), slot_locks.begin() + slot_lock_count,
+                      [&](LocksetId held) { return c_.locksets.ExclusiveSets(held, lockset); })) {
+        continue;
+      }
+      for (uint32_t index : members) {
+        const UnitClass& cls = all.classes[index];
+        if (!ThreadAllowed(unit.thread_symbol, cls.thread)) continue;
+        uint32_t mask = mask_;
+        for (size_t i = 0; i < unit.positions.size(); ++i)
+          mask &= Mask(unit.positions[i], cls.kinds[i]);
+        if (mask == 0) continue;
+        ++stats_->candidates;
+        if (!ResolveClass(unit, cls)) continue;
+        const uint32_t saved = mask_;
+        mask_ = mask;
+        const uint32_t t = unit.thread_symbol;
+        if (thread_binds_[t]++ == 0) thread_of_symbol_[t] = cls.thread;
+        for (uint32_t pos : unit.positions) bound_[pos] = true;
+        Bind(step + 1);
+        for (uint32_t pos : unit.positions) bound_[pos] = false;
+        if (--thread_binds_[t] == 0) thread_of_symbol_[t] = kUnbound;
+        mask_ = saved;
+      }
+    }
+  }
+
+  // The distinct locksets the interrupted thread holds at the slots of position q's window;
+  // none (0) when the window is too long to scan, has a slot without locks, or too many sets.
+  size_t WindowLocksets(uint32_t q, std::array<LocksetId, kPrefilterLocksets>* out) const {
+    const std::vector<EventIndex>& a_events = c_.por.ThreadEvents(c_.trace.thread[event_[0]]);
+    const auto [lo, hi] = Window(q, a_events);
+    if (lo > hi || hi - lo > kPrefilterSlots) return 0;
+    size_t count = 0;
+    for (uint64_t slot = lo; slot <= hi; ++slot) {
+      const LocksetId held =
+          slot < a_events.size() ? c_.locksets.Of(a_events[slot]) : kEmptyLockset;
+      if (held == kEmptyLockset) return 0;
+      if (std::find(out->begin(), out->begin() + count, held) != out->begin() + count) continue;
+      if (count == out->size()) return 0;
+      (*out)[count++] = held;
+    }
+    return count;
+  }
+
+  // The classes of a collapsible unit on the currently bound locations. Computed once per
+  // unit and first location (for every second location at once) and cached; access types are
+  // not filtered here, so the cache serves every pattern of the group.
+  const UnitClasses& ClassesOf(uint32_t unit_index) {
+    const Unit& unit = units_[unit_index];
+    const uint32_t first = unit.positions[0];
+    const LocationId l0 = location_of_variable_[p_.variable[first]];
+    const bool pair = unit.positions.size() == 2;
+    const LocationId l1 =
+        pair ? location_of_variable_[p_.variable[unit.positions[1]]] : kNoLocation;
+    const uint64_t key = UnitClassKey(unit_index, l0, l1);
+    auto it = unit_classes_.find(key);
+    if (it != unit_classes_.end()) return it->second;
+    if (!pair) {
+      UnitClasses& result = unit_classes_[key];
+      for (uint64_t ci = c_.class_offsets[l0]; ci < c_.class_offsets[l0 + 1]; ++ci) {
+        const AccessClass& ac = c_.classes[ci];
+        UnitClass uc{ac.thread, {ac.site}, {ac.kind}, {ac.lockset}, {}};
+        uc.members.assign(c_.MembersBegin(ci), c_.MembersEnd(ci));
+        result.classes.push_back(std::move(uc));
+      }
+      Bucket(&result);
+      return result;
+    }
+    // Two events of one region: enumerate every pair of every region once, for all locations.
+    if (!pairs_done_.insert(unit_index).second) {
+      static const UnitClasses kNone;
+      return kNone;
+    }
+    const bool same_variable = p_.variable[first] == p_.variable[unit.positions[1]];
+    // A pair's class is the pair of its events' access classes (same thread, sites, kinds and
+    // lock addresses), so the key is two numbers.
+    // Classes live in by_locations (one list per location pair); class_index finds a pair's.
+    std::unordered_map<uint64_t, UnitClass*> class_index;
+    std::unordered_map<uint64_t, std::vector<std::unique_ptr<UnitClass>>> by_locations;
+    auto add = [&](EventIndex a, EventIndex b, LocationId la, LocationId lb) {
+      const uint32_t ca = c_.class_of[a];
+      const uint32_t cb = c_.class_of[b];
+      auto [ci, fresh] = class_index.try_emplace(uint64_t{ca} << 32 | cb, nullptr);
+      if (fresh) {
+        const AccessClass& x = c_.classes[ca];
+        const AccessClass& y = c_.classes[cb];
+        auto& list = by_locations[UnitClassKey(unit_index, la, lb)];
+        list.push_back(std::make_unique<UnitClass>(
+            UnitClass{x.thread, {x.site, y.site}, {x.kind, y.kind}, {x.lockset, y.lockset}, {}}));
+        ci->second = list.back().get();
+      }
+      ci->second->members.push_back(a);
+      ci->second->members.push_back(b);
+    };
+    const EventIndex* accesses = c_.region_accesses.data();
+    const LocationId* locations = c_.region_access_locations.data();
+    for (RegionId r = 0; r + 1 < c_.region_offsets.size(); ++r) {
+      const size_t begin = c_.region_offsets[r];
+      const size_t end = c_.region_offsets[r + 1];
+      for (size_t i = begin; i < end; ++i) {
+        for (size_t j = i + 1; j < end; ++j) {
+          if (same_variable) {
+            if (locations[j] != locations[i]) continue;
+            add(accesses[i], accesses[j], locations[i], locations[j]);
+            break;
+          }
+          if (locations[j] != locations[i])
+            add(accesses[i], accesses[j], locations[i], locations[j]);
+        }
+      }
+    }
+    for (auto& [where, list] : by_locations) {
+      UnitClasses& classes = unit_classes_[where];
+      for (auto& cls : list) classes.classes.push_back(std::move(*cls));
+      Bucket(&classes);
+    }
+    auto found = unit_classes_.find(key);
+    if (found != unit_classes_.end()) return found->second;
+    static const UnitClasses kNone;
+    return kNone;
+  }
+
+  static uint64_t UnitClassKey(uint32_t unit, LocationId l0, LocationId l1) {
+    return uint64_t{unit} << 58 ^ uint64_t { l0 } << 29 ^ uint64_t { l1 & 0x1fffffffu };
+  }
+
+  void Bucket(UnitClasses* result) const {
+    std::map<uint32_t, size_t> bucket_of_key;
+    for (uint32_t i = 0; i < result->classes.size(); ++i) {
+      const LocksetId lockset = result->classes[i].locksets[0];
+      const uint32_t key = c_.locksets.AddressSetOf(lockset);
+      auto [it, fresh] = bucket_of_key.try_emplace(key, result->buckets.size());
+      if (fresh) result->buckets.emplace_back(lockset, std::vector<uint32_t>{});
+      result->buckets[it->second].second.push_back(i);
+    }
+  }
+
+  // Slot window in A's program for the event at pattern position q: slots lo..hi, slot s meaning
+  // "just before A's event s" (s == size: after A's last event).
+  std::pair<uint64_t, uint64_t> Window(uint32_t q, const std::vector<EventIndex>& a_events) const {
+    uint64_t lo = 0;
+    uint64_t hi = a_events.size();
+    for (uint32_t p = 0; p < k_; ++p) {
+      if (p_.thread[p] != p_.thread[0] || !bound_[p]) continue;
+      const uint64_t local = c_.por.LocalIndex(event_[p]);
+      if (p < q) lo = std::max(lo, local + 1);
+      if (p > q) hi = std::min(hi, local);
+    }
+    return {lo, hi};
+  }
+
+  // Picks a member of `cls` that can take its place in the pattern, preferring one already in
+  // place, and writes it into event_. Members are sorted by first event, and for a fixed slot
+  // "x ->POR e" holds for a suffix of them and "e ->POR x_prev" for a prefix: the members that
+  // fit a slot form one range, found by binary search.
+  bool ResolveClass(const Unit& unit, const UnitClass& cls) {
+    // Position 0's unit is bound first, so the interrupted thread is known.
+    const std::vector<EventIndex>& a_events = c_.por.ThreadEvents(c_.trace.thread[event_[0]]);
+    const size_t m = unit.positions.size();
+    const size_t count = cls.members.size() / m;
+    auto event = [&](size_t member, size_t i) { return cls.members[member * m + i]; };
+    std::array<std::pair<uint64_t, uint64_t>, 2> windows;
+    for (size_t i = 0; i < m; ++i) windows[i] = Window(unit.positions[i], a_events);
+    if (windows[0].first > windows[0].second) return false;
+    auto in_place = [&](size_t member) {
+      for (size_t i = 0; i < m; ++i) {
+        const auto [lo, hi] = windows[i];
+        if (lo > 0 && event(member, i) < a_events[lo - 1]) return false;
+        if (hi < a_events.size() && event(member, i) > a_events[hi]) return false;
+      }
+      return true;
+    };
+    // First index in [0, count) where pred turns false (pred true on a prefix).
+    auto partition = [&](auto pred) {
+      size_t lo = 0;
+      size_t hi = count;
+      while (lo < hi) {
+        const size_t mid = lo + (hi - lo) / 2;
+        if (pred(mid)) {
+          lo = mid + 1;
+        } else {
+          hi = mid;
+        }
+      }
+      return lo;
+    };
+    const auto [lo, hi] = windows[0];
+    // In place: members starting after A's event before the window, while they start inside it.
+    {
+      const size_t first =
+          lo == 0 ? 0 : partition([&](size_t i) { return event(i, 0) < a_events[lo - 1]; });
+      for (size_t i = first; i < count; ++i) {
+        if (hi < a_events.size() && event(i, 0) > a_events[hi]) break;
+        if (in_place(i)) {
+          Assign(unit, cls, i);
+          return true;
+        }
+        if (m == 1) break;  // the one member that can be in place
+      }
+    }
+    // A pair's second event takes the earliest free slot at or after the first event's where
+    // A's events no longer reach it (not a ->POR e: a suffix of slots); it must not reach A's
+    // event before that slot (e ->POR a: a prefix of slots, which holds at the first event's slot
+    // since the first event precedes it in its thread).
+    std::vector<uint64_t> next_free;  // slot -> first slot >= it where the locks allow e1
+    if (m == 2) {
+      const auto [lo2, hi2] = windows[1];
+      if (lo2 > hi2) return false;
+      next_free.assign(hi2 - lo2 + 2, kNoSlot);
+      for (uint64_t s2 = hi2 + 1; s2-- > lo2;) {
+        const bool excluded =
+            s2 < a_events.size() &&
+            c_.locksets.ExclusiveSets(c_.locksets.Of(a_events[s2]), cls.locksets[1]);
+        next_free[s2 - lo2] = excluded ? next_free[s2 - lo2 + 1] : s2;
+      }
+    }
+    auto second_fits = [&](size_t member, uint64_t s) {
+      const auto [lo2, hi2] = windows[1];
+      const EventIndex e1 = event(member, 1);
+      // First slot in [max(s, lo2), hi2] whose A event does not reach e1, or hi2 + 1.
+      uint64_t low = std::max(s, lo2);
+      uint64_t high = hi2 + 1;
+      while (low < high) {
+        const uint64_t mid = low + (high - low) / 2;
+        if (mid < a_events.size() && c_.por.Ordered(a_events[mid], e1)) {
+          low = mid + 1;
+        } else {
+          high = mid;
+        }
+      }
+      if (low > hi2) return false;
+      const uint64_t s2 = next_free[low - lo2];
+      return s2 != kNoSlot && (s2 == 0 || !c_.por.Ordered(e1, a_events[s2 - 1]));
+    };
+    for (uint64_t s = hi + 1; s-- > lo;) {
+      if (s < a_events.size() &&
+          c_.locksets.ExclusiveSets(c_.locksets.Of(a_events[s]), cls.locksets[0])) {
+        continue;
+      }
+      if (m == 2) {
+        const uint64_t from = std::max(s, windows[1].first);
+        if (from > windows[1].second || next_free[from - windows[1].first] == kNoSlot) continue;
+      }
+      // Members not ordered after A's event s: a prefix. Not ordered before s-1: a suffix.
+      const size_t end =
+          s < a_events.size()
+              ? partition([&](size_t i) { return !c_.por.Ordered(a_events[s], event(i, 0)); })
+              : count;
+      const size_t begin =
+          s > 0 ? partition([&](size_t i) { return c_.por.Ordered(event(i, 0), a_events[s - 1]); })
+                : 0;
+      if (begin >= end) continue;
+      if (m == 1) {
+        // Nearest to the window: the latest member before it, else the earliest after it.
+        const EventIndex reference = a_events[std::min<uint64_t>(s, a_events.size() - 1)];
+        Assign(unit, cls, event(end - 1, 0) < reference ? end - 1 : begin);
+        return true;
+      }
+      for (size_t i = begin; i < end; ++i) {
+        if (second_fits(i, s)) {
+          Assign(unit, cls, i);
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  void Assign(const Unit& unit, const UnitClass& cls, size_t member) {
+    const size_t m = unit.positions.size();
+    for (size_t i = 0; i < m; ++i) event_[unit.positions[i]] = cls.members[member * m + i];
+  }
+
   // ---- a complete match ----
 
   void Complete() {
-    ++stats_->candidates;
+    if (steps_.back().unit == kUnbound) ++stats_->candidates;
     if (p_.some_plain) {
       bool plain = false;
       for (uint32_t pos = 0; pos < k_; ++pos) plain |= IsPlainAccess(c_.trace.kind[event_[pos]]);
       if (!plain) return;
     }
     Candidate candidate;
-    if (!ChooseMembers(&candidate)) return;
-    if (!Feasible(&candidate)) return;
+    candidate.events = event_;
+    candidate.observed = std::is_sorted(event_.begin(), event_.end());
+    // Unordered: the match in trace order is the one kept (it is bound too).
+    if (p_.unordered && !candidate.observed) return;
+    if (p_.adjacent) {
+      for (uint32_t pos = 0; pos + 1 < k_; ++pos) {
+        if (p_.thread[pos] == p_.thread[pos + 1]) {
+          if (c_.por.LocalIndex(event_[pos + 1]) != c_.por.LocalIndex(event_[pos]) + 1) return;
+        } else if (!Independent(c_, event_[pos], event_[pos + 1])) {
+          return;
+        }
+        if (c_.locations.Of(event_[pos]) == c_.locations.Of(event_[pos + 1]) &&
+            !c_.TorAdjacent(event_[pos], event_[pos + 1])) {
+          candidate.observed = false;
+        }
+      }
+    }
+    if (!candidate.observed && !(p_.adjacent && k_ == 2) &&
+        !CanReorder(c_, event_, p_.thread, &candidate.moves)) {
+      return;
+    }
+    RecordAll(std::move(candidate), mask_);
+  }
+
+  void RecordAll(Candidate candidate, uint32_t mask) {
+    for (uint32_t bit = 0; mask != 0; ++bit, mask >>= 1) {
+      if (mask & 1) Record(mask >> 1 ? candidate : std::move(candidate), bit);
+    }
+  }
+
+  void Record(Candidate candidate, uint32_t pattern) {
     candidate.last = *std::max_element(candidate.events.begin(), candidate.events.end());
     candidate.window =
         candidate.last - *std::min_element(candidate.events.begin(), candidate.events.end());
-
-    std::vector<SiteId> sites(k_);
-    for (uint32_t pos = 0; pos < k_; ++pos) sites[pos] = c_.trace.site[candidate.events[pos]];
-    auto [it, inserted] = best_.try_emplace(std::move(sites), Candidate{});
+    std::vector<SiteId> sites(candidate.events.size());
+    for (size_t pos = 0; pos < sites.size(); ++pos)
+      sites[pos] = c_.trace.site[candidate.events[pos]];
+    auto [it, inserted] = best_[pattern].try_emplace(std::move(sites), Candidate{});
     Candidate& best = it->second;
     const uint32_t witnesses = best.witnesses + 1;
     if (inserted || candidate.BetterThan(best)) best = std::move(candidate);
     best.witnesses = witnesses;
   }
 
-  const EventIndex* MembersBegin(uint64_t g) const {
-    return c_.group_members.data() + c_.groups[g].first_member;
-  }
-  const EventIndex* MembersEnd(uint64_t g) const {
-    return MembersBegin(g) + c_.groups[g].member_count;
-  }
+  // ---- races: adjacent, unordered, two events ----
 
-  // Picks concrete events for grouped positions (any member passes the same POR and lockset
-  // tests; the choice only decides whether the match is observed and how cheap it is).
-  bool ChooseMembers(Candidate* out) {
-    out->events = event_;
-    if (p_.unordered && group_[0] != kNoGroup && group_[1] != kNoGroup) {
-      auto adjacent = c_.adjacent_group_pairs.find(AnalysisContext::GroupPairKey(group_[0], group_[1]));
-      if (adjacent != c_.adjacent_group_pairs.end()) {
-        out->events = {adjacent->second.first, adjacent->second.second};
-        out->observed = true;
-        return true;
+  // Per location: the back-to-back pairs of the trace that match are observed races; then for
+  // every pair of access classes (A, B) of different threads with no excluding lock, a sweep
+  // over B finds the earliest b with an a < b not POR-ordered before it (such a are a range:
+  // those after the last a ->POR b).
+  void SearchRaces() {
+    for (LocationId l = 0; l < c_.locations.Count(); ++l) {
+      const EventIndex* accesses = c_.locations.AccessesBegin(l);
+      const size_t count = c_.locations.AccessCount(l);
+      for (size_t i = 1; i < count; ++i) {
+        const EventIndex a = accesses[i - 1];
+        const EventIndex b = accesses[i];
+        if (c_.trace.thread[a] == c_.trace.thread[b]) continue;
+        const uint32_t mask = RaceMask(c_.trace.kind[a], c_.trace.kind[b]);
+        if (mask == 0) continue;
+        ++stats_->candidates;
+        if (!Independent(c_, a, b)) continue;
+        Candidate candidate;
+        candidate.events = {a, b};
+        candidate.observed = true;
+        RecordAll(std::move(candidate), mask);
       }
-      // The earliest second event that has a first event before it.
-      const EventIndex first0 = *MembersBegin(group_[0]);
-      const EventIndex* e1 = std::upper_bound(MembersBegin(group_[1]), MembersEnd(group_[1]), first0);
-      if (e1 == MembersEnd(group_[1])) return false;
-      const EventIndex* e0 = std::lower_bound(MembersBegin(group_[0]), MembersEnd(group_[0]), *e1);
-      out->events = {*(e0 - 1), *e1};
-      out->observed = false;
-      return true;
-    }
-    // Greedy in pattern order: each grouped position takes its first member after everything
-    // before it; if that keeps the pattern order the match is observed.
-    std::vector<EventIndex> greedy = event_;
-    bool in_order = true;
-    EventIndex lower = 0;
-    bool have_lower = false;
-    for (uint32_t pos = 0; pos < k_ && in_order; ++pos) {
-      if (group_[pos] != kNoGroup) {
-        const EventIndex* m = have_lower ? std::upper_bound(MembersBegin(group_[pos]),
-                                                            MembersEnd(group_[pos]), lower)
-                                         : MembersBegin(group_[pos]);
-        if (m == MembersEnd(group_[pos])) {
-          in_order = false;
-          break;
-        }
-        greedy[pos] = *m;
-      }
-      if (have_lower && greedy[pos] <= lower) in_order = false;
-      lower = greedy[pos];
-      have_lower = true;
-    }
-    if (in_order) {
-      out->events = greedy;
-      out->observed = true;
-      if (p_.adjacent) {
-        for (uint32_t pos = 0; pos + 1 < k_; ++pos) {
-          if (c_.locations.Of(greedy[pos]) == c_.locations.Of(greedy[pos + 1]) &&
-              !c_.TorAdjacent(greedy[pos], greedy[pos + 1])) {
-            out->observed = false;
+      for (uint64_t ca = c_.class_offsets[l]; ca < c_.class_offsets[l + 1]; ++ca) {
+        const AccessClass& A = c_.classes[ca];
+        for (uint64_t cb = c_.class_offsets[l]; cb < c_.class_offsets[l + 1]; ++cb) {
+          const AccessClass& B = c_.classes[cb];
+          if (A.thread == B.thread) continue;
+          uint32_t mask = RaceMask(A.kind, B.kind);
+          if (mask == 0 || c_.locksets.ExclusiveSets(A.lockset, B.lockset)) continue;
+          ++stats_->candidates;
+          // Patterns that already have an observed witness for these sites need no sweep.
+          for (uint32_t bit = 0; bit < group_.size(); ++bit) {
+            if (!(mask >> bit & 1)) continue;
+            auto known = best_[bit].find(std::vector<SiteId>{A.site, B.site});
+            if (known != best_[bit].end() && known->second.observed) {
+              ++known->second.witnesses;
+              mask &= ~(1u << bit);
+            }
+          }
+          if (mask == 0) continue;
+          const EventIndex* a = c_.MembersBegin(ca);
+          const size_t na = A.member_count;
+          const EventIndex* b = c_.MembersBegin(cb);
+          size_t lo = 0;   // a[lo..] are not ordered before the current b
+          size_t pos = 0;  // a[..pos) are before the current b in the trace
+          for (size_t j = 0; j < B.member_count; ++j) {
+            while (pos < na && a[pos] < b[j]) ++pos;
+            while (lo < pos && c_.por.Ordered(a[lo], b[j])) ++lo;
+            if (lo < pos) {
+              Candidate candidate;
+              candidate.events = {a[pos - 1], b[j]};
+              candidate.observed = c_.TorAdjacent(a[pos - 1], b[j]);
+              RecordAll(std::move(candidate), mask);
+              break;
+            }
           }
         }
       }
-      return true;
     }
-    if (p_.unordered) return false;  // the trace order is the pattern order for these
-    for (uint32_t pos = 0; pos < k_; ++pos) {
-      if (group_[pos] != kNoGroup) out->events[pos] = *MembersBegin(group_[pos]);
-    }
-    out->observed = false;
-    return true;
   }
 
-  bool Feasible(Candidate* candidate) const {
-    const std::vector<EventIndex>& e = candidate->events;
-    if (p_.adjacent) {
-      for (uint32_t pos = 0; pos + 1 < k_; ++pos) {
-        if (p_.thread[pos] == p_.thread[pos + 1]) {
-          if (c_.por.LocalIndex(e[pos + 1]) != c_.por.LocalIndex(e[pos]) + 1) return false;
-        } else if (!Independent(c_, e[pos], e[pos + 1])) {
-          return false;
-        }
-      }
-      if (k_ == 2 || candidate->observed) return true;
-    }
-    if (candidate->observed) return true;
-    return CanReorder(c_, e, p_.thread, &candidate->moves);
+  uint32_t RaceMask(EventKind a, EventKind b) const {
+    if (p_.some_plain && !IsPlainAccess(a) && !IsPlainAccess(b)) return 0;
+    return Mask(0, a) & Mask(1, b);
   }
 
   // ---- results ----
 
   std::string Describe(EventIndex e) const {
     const ThreadId t = c_.trace.thread[e];
-    const std::string thread =
-        t < c_.trace.threads.size() && !c_.trace.threads[t].name.empty()
-            ? c_.trace.threads[t].name
-            : "T" + std::to_string(t);
-    const std::string what = IsWriteAccess(c_.trace.kind[e]) ? "write" : IsReadAccess(c_.trace.kind[e]) ? "read" : std::string(EventKindName(c_.trace.kind[e]));
+    const std::string thread = t < c_.trace.threads.size() && !c_.trace.threads[t].name.empty()
+                                   ? c_.trace.threads[t].name
+                                   : "T" + std::to_string(t);
+    const EventKind k = c_.trace.kind[e];
+    const std::string what = IsWriteAccess(k)  ? "write"
+                             : IsReadAccess(k) ? "read"
+                                               : std::string(EventKindName(k));
     return thread + "'s " + what + " #" + std::to_string(e);
   }
 
@@ -397,7 +797,8 @@ class Matcher {
     std::string r;
     for (const Move& m : candidate.moves) {
       if (!r.empty()) r += "; ";
-      r += Describe(m.event) + (m.anchor < m.event ? " can run just before " : " can run just after ") +
+      r += Describe(m.event) +
+           (m.anchor < m.event ? " can run just before " : " can run just after ") +
            Describe(m.anchor);
     }
     return r + " (no common lock, no happens-before order)";
@@ -405,49 +806,74 @@ class Matcher {
 
   std::vector<Finding> Collect() {
     std::vector<Finding> out;
-    out.reserve(best_.size());
-    for (auto& [sites, candidate] : best_) {
-      Finding f;
-      f.pattern = p_.name;
-      f.variant = p_.variant;
-      f.observed = candidate.observed;
-      f.events = candidate.events;
-      f.reason = Reason(candidate);
-      f.witnesses = candidate.witnesses;
-      for (const Move& m : candidate.moves) {
-        f.overtaken.push_back(m.anchor < m.event ? m.anchor : m.event);
+    for (uint32_t bit = 0; bit < group_.size(); ++bit) {
+      for (auto& [sites, candidate] : best_[bit]) {
+        Finding f;
+        f.pattern = group_[bit]->name;
+        f.variant = group_[bit]->variant;
+        f.observed = candidate.observed;
+        f.events = candidate.events;
+        f.reason = Reason(candidate);
+        f.witnesses = candidate.witnesses;
+        for (const Move& m : candidate.moves) {
+          f.overtaken.push_back(m.anchor < m.event ? m.anchor : m.event);
+        }
+        out.push_back(std::move(f));
       }
-      out.push_back(std::move(f));
     }
-    std::sort(out.begin(), out.end(), [](const Finding& a, const Finding& b) {
-      return a.events < b.events;
-    });
+    // By events, then in the group's pattern order: the same order on every run.
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Finding& a, const Finding& b) { return a.events < b.events; });
     return out;
   }
 
   const AnalysisContext& c_;
-  const Pattern& p_;
+  const Pattern& p_;  // the group's shape
+  std::vector<const Pattern*> group_;
   PatternSearchStats* stats_;
   const uint32_t k_;
   std::vector<Unit> units_;
-  std::vector<bool> grouped_;
-  std::vector<uint32_t> order_;
+  std::vector<Step> steps_;
   std::vector<EventIndex> event_;
-  std::vector<uint64_t> group_;
+  std::vector<size_t> region_slot_;  // where a bound event sits in region_accesses, if known
   std::vector<bool> bound_;
   std::vector<uint32_t> location_of_variable_;
   std::vector<uint32_t> variable_binds_;
   std::vector<uint32_t> thread_of_symbol_;
   std::vector<uint32_t> thread_binds_;
-  std::unordered_map<std::vector<SiteId>, Candidate, SiteTupleHash> best_;
+  std::vector<std::vector<uint32_t>> match_mask_;  // [position][kind] -> patterns matching
+  uint32_t mask_ = 0;                              // patterns the bound events still match
+  std::unordered_map<uint64_t, UnitClasses> unit_classes_;
+  std::set<uint32_t> pairs_done_;  // units whose region pairs are enumerated
+  std::vector<std::unordered_map<std::vector<SiteId>, Candidate, SiteTupleHash>> best_;
 };
 
 }  // namespace
 
+bool SameShape(const Pattern& a, const Pattern& b) {
+  return a.thread == b.thread && a.variable == b.variable && a.region == b.region &&
+         a.adjacent == b.adjacent && a.unordered == b.unordered && a.some_plain == b.some_plain;
+}
+
+std::vector<Finding> SearchPatternGroup(const AnalysisContext& context,
+                                        const std::vector<const Pattern*>& group,
+                                        PatternSearchStats* stats) {
+  PatternSearchStats local;
+  std::vector<Finding> out;
+  // A mask bit per pattern: split groups wider than the mask.
+  for (size_t start = 0; start < group.size(); start += kMaxGroup) {
+    const std::vector<const Pattern*> part(
+        group.begin() + static_cast<std::ptrdiff_t>(start),
+        group.begin() + static_cast<std::ptrdiff_t>(std::min(group.size(), start + kMaxGroup)));
+    for (Finding& f : Matcher(context, part, stats ? stats : &local).Run())
+      out.push_back(std::move(f));
+  }
+  return out;
+}
+
 std::vector<Finding> SearchPattern(const AnalysisContext& context, const Pattern& pattern,
                                    PatternSearchStats* stats) {
-  PatternSearchStats local;
-  return Matcher(context, pattern, stats ? stats : &local).Run();
+  return SearchPatternGroup(context, {&pattern}, stats);
 }
 
 }  // namespace pecan

@@ -20,4 +20,11 @@ struct PatternSearchStats {
 std::vector<Finding> SearchPattern(const AnalysisContext& context, const Pattern& pattern,
                                    PatternSearchStats* stats);
 
+// Patterns that differ only in access types (and names) have the same shape; a group of them
+// is searched with one enumeration of the trace.
+bool SameShape(const Pattern& a, const Pattern& b);
+std::vector<Finding> SearchPatternGroup(const AnalysisContext& context,
+                                        const std::vector<const Pattern*>& group,
+                                        PatternSearchStats* stats);
+
 }  // namespace pecan

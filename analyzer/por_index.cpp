@@ -230,7 +230,7 @@ class PorBuilder {
   struct BarrierState {
     MessageSet open_generation;
     uint32_t arrived = 0;
-    uint32_t generation = 0;  // number of the open generation
+    uint32_t generation = 0;         // number of the open generation
     std::vector<MessageSet> closed;  // generations that filled up
   };
 
@@ -365,29 +365,24 @@ class PorBuilder {
 
 PorIndex::PorIndex(const Trace& trace) : impl_(std::make_unique<Impl>()) {
   PorBuilder(trace, *impl_).Build();
+  thread_ = trace.thread.data();
+  local_ = impl_->local.data();
+  version_ = impl_->version.data();
+  clocks_ = impl_->clocks.data();
+  thread_count_ = impl_->thread_count;
 }
 
 PorIndex::~PorIndex() = default;
 PorIndex::PorIndex(PorIndex&&) noexcept = default;
-
-bool PorIndex::Ordered(EventIndex a, EventIndex b) const {
-  if (a >= b) return false;
-  const ThreadId ta = impl_->trace->thread[a];
-  const ThreadId tb = impl_->trace->thread[b];
-  if (ta == tb) return true;
-  return impl_->Clock(tb, impl_->version[b])[ta] > impl_->local[a];
-}
-
-uint64_t PorIndex::LocalIndex(EventIndex i) const { return impl_->local[i]; }
 
 const std::vector<EventIndex>& PorIndex::ThreadEvents(ThreadId t) const {
   static const std::vector<EventIndex> kNone;
   return t < impl_->thread_events.size() ? impl_->thread_events[t] : kNone;
 }
 
-uint32_t PorIndex::ThreadCount() const { return impl_->thread_count; }
-
-uint32_t PorIndex::TcInterval(EventIndex i) const { return impl_->version[i]; }
+uint32_t PorIndex::ThreadCount() const {
+  return impl_->thread_count;
+}
 
 const std::vector<std::pair<EventIndex, EventIndex>>& PorIndex::SyncEdges() const {
   return impl_->sync_edges;

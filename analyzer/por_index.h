@@ -22,18 +22,24 @@ class PorIndex {
   PorIndex(PorIndex&&) noexcept;
 
   // True when a != b and a ->POR b (a necessarily precedes b in the trace).
-  bool Ordered(EventIndex a, EventIndex b) const;
+  bool Ordered(EventIndex a, EventIndex b) const {
+    if (a >= b) return false;
+    const ThreadId ta = thread_[a];
+    const ThreadId tb = thread_[b];
+    if (ta == tb) return true;
+    return clocks_[tb][static_cast<size_t>(version_[b]) * thread_count_ + ta] > local_[a];
+  }
   // Neither a -> b nor b -> a.
   bool Concurrent(EventIndex a, EventIndex b) const { return !Ordered(a, b) && !Ordered(b, a); }
 
   // Position of event i within its thread (0-based) and the events of each thread in order.
-  uint64_t LocalIndex(EventIndex i) const;
+  uint64_t LocalIndex(EventIndex i) const { return local_[i]; }
   const std::vector<EventIndex>& ThreadEvents(ThreadId t) const;
 
   uint32_t ThreadCount() const;
   // The thread's TC interval at i: events of one thread with the same interval have the same
   // inter-thread predecessors (the clock version in force; it changes only where an edge arrives).
-  uint32_t TcInterval(EventIndex i) const;
+  uint32_t TcInterval(EventIndex i) const { return version_[i]; }
   // The inter-thread POR edges (source, destination) that added ordering, in destination order.
   // Edges already implied by earlier ones are left out; with program order they generate POR.
   const std::vector<std::pair<EventIndex, EventIndex>>& SyncEdges() const;
@@ -41,6 +47,12 @@ class PorIndex {
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  // Views into impl_ for the inline queries (stable: impl_ is never reallocated).
+  const ThreadId* thread_ = nullptr;
+  const uint32_t* local_ = nullptr;
+  const uint32_t* version_ = nullptr;
+  const std::vector<uint32_t>* clocks_ = nullptr;
+  uint32_t thread_count_ = 0;
 };
 
 }  // namespace pecan

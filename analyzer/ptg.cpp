@@ -36,7 +36,8 @@ bool Ptg::SolidPath(EventIndex from, EventIndex to) const {
   if (!source || !target || from == to) return false;
   const boost::filtered_graph<PtgGraph, SolidOnly> solid(graph, SolidOnly{&graph});
   std::vector<boost::default_color_type> colors(num_vertices(graph), boost::white_color);
-  auto color_map = boost::make_iterator_property_map(colors.begin(), get(boost::vertex_index, graph));
+  auto color_map =
+      boost::make_iterator_property_map(colors.begin(), get(boost::vertex_index, graph));
   boost::breadth_first_visit(solid, *source, boost::visitor(StopAt{}).color_map(color_map));
   return colors[*target] != boost::white_color;
 }

@@ -27,13 +27,19 @@ bool SlotFits(const AnalysisContext& context, const std::vector<EventIndex>& a_e
 
 }  // namespace
 
-bool CanReorder(const AnalysisContext& context, const std::vector<EventIndex>& events,
-                const std::vector<uint32_t>& thread_symbols, std::vector<Move>* moves) {
+namespace {
+
+// One attempt at placing the events. Preferred: an event stays where it is when that is inside
+// its window, else takes the fitting slot nearest to its place. Earliest: every event takes the
+// earliest fitting slot of its window; events of one thread must not cross, so that choice
+// leaves the most room to the thread's later events and finds a placement whenever one exists.
+bool PlaceEvents(const AnalysisContext& context, const std::vector<EventIndex>& events,
+                 const std::vector<uint32_t>& thread_symbols, bool earliest,
+                 std::vector<Move>* found) {
   const size_t k = events.size();
   const uint32_t a_symbol = thread_symbols[0];
   const ThreadId a_thread = context.trace.thread[events[0]];
   const std::vector<EventIndex>& a_events = context.por.ThreadEvents(a_thread);
-  std::vector<Move> found;
 
   // Slots already taken by each other thread symbol, to keep its events from crossing.
   std::vector<std::pair<uint32_t, uint64_t>> last_slot;
@@ -58,28 +64,26 @@ bool CanReorder(const AnalysisContext& context, const std::vector<EventIndex>& e
     const uint64_t in_place = static_cast<uint64_t>(
         std::upper_bound(a_events.begin(), a_events.end(), e) - a_events.begin());
     std::optional<uint64_t> slot;
-    if (in_place >= lo && in_place <= hi) {
+    if (earliest) {
+      for (uint64_t s = lo; s <= hi && !slot; ++s) {
+        if (s == in_place || SlotFits(context, a_events, s, e)) slot = s;
+      }
+    } else if (in_place >= lo && in_place <= hi) {
       slot = in_place;
     } else if (in_place > hi) {
       // e comes later: move it back, as little as possible (latest slot first).
-      for (uint64_t s = hi + 1; s-- > lo;) {
-        if (SlotFits(context, a_events, s, e)) {
-          slot = s;
-          found.push_back(Move{e, a_events[s]});
-          break;
-        }
+      for (uint64_t s = hi + 1; s-- > lo && !slot;) {
+        if (SlotFits(context, a_events, s, e)) slot = s;
       }
     } else {
       // e comes earlier: delay it, as little as possible (earliest slot first).
-      for (uint64_t s = lo; s <= hi; ++s) {
-        if (SlotFits(context, a_events, s, e)) {
-          slot = s;
-          found.push_back(Move{e, a_events[s - 1]});
-          break;
-        }
+      for (uint64_t s = lo; s <= hi && !slot; ++s) {
+        if (SlotFits(context, a_events, s, e)) slot = s;
       }
     }
     if (!slot) return false;
+    if (*slot < in_place) found->push_back(Move{e, a_events[*slot]});
+    if (*slot > in_place) found->push_back(Move{e, a_events[*slot - 1]});
     bool updated = false;
     for (auto& [symbol, taken] : last_slot) {
       if (symbol == thread_symbols[q]) {
@@ -88,6 +92,19 @@ bool CanReorder(const AnalysisContext& context, const std::vector<EventIndex>& e
       }
     }
     if (!updated) last_slot.emplace_back(thread_symbols[q], *slot);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool CanReorder(const AnalysisContext& context, const std::vector<EventIndex>& events,
+                const std::vector<uint32_t>& thread_symbols, std::vector<Move>* moves) {
+  std::vector<Move> found;
+  if (!PlaceEvents(context, events, thread_symbols, false, &found)) {
+    // Staying in place (or nearby) can leave a later event of the same thread no slot.
+    found.clear();
+    if (!PlaceEvents(context, events, thread_symbols, true, &found)) return false;
   }
   if (moves) moves->insert(moves->end(), found.begin(), found.end());
   return true;

@@ -28,7 +28,9 @@ struct Move {
 //   not x ->POR e, not e ->POR x_prev, and A holds no lock at x that excludes e
 // (Of(x) is the set A holds between x_prev and x). That is Algorithm 2's test (some x in
 // (i, j] independent of k) for a later k, and its mirror for an earlier k. Slots of one thread's
-// events must not cross. Events already between their neighbours in the trace stay in place.
+// events must not cross. Events already between their neighbours in the trace stay in place and
+// the others take the nearest slot; if that leaves an event no slot, every event takes its
+// earliest fitting slot instead, which succeeds whenever any placement does.
 // On success appends one Move per event that had to move (in pattern order).
 bool CanReorder(const AnalysisContext& context, const std::vector<EventIndex>& events,
                 const std::vector<uint32_t>& thread_symbols, std::vector<Move>* moves);

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 
 #include "analyzer/analysis.h"
@@ -31,7 +32,8 @@ AnalysisOptions Patterns(const std::string& spec) {
 
 }  // namespace
 
-TEST_CASE("PECAN Figure 1: three races, (3,7) in its harmful order only by reordering", "[analysis][paper]") {
+TEST_CASE("PECAN Figure 1: three races, (3,7) in its harmful order only by reordering",
+          "[analysis][paper]") {
   // Events: 0 fork, 1 w(y)@5, 2 w(y)@2, 3 r(x)@3, 4 r(y)@6, 5 w(x)@7.
   const pecan::Trace trace = StdTrace(R"(T0|fork(T1)|1
 T1|w(y)|5
@@ -57,7 +59,8 @@ T1|w(x)|7
 
   // The harmful order, 7's write of x right before 3's read, as a user pattern: only a
   // reordering of the recorded run shows it.
-  const std::string path = "figure1_patterns.txt";
+  const std::string path =
+      (std::filesystem::temp_directory_path() / "pecan-figure1-patterns.txt").string();
   {
     std::ofstream out(path);
     out << "# x is written by one thread and then read by another, back to back\n"
@@ -69,6 +72,7 @@ T1|w(x)|7
     if (f.events == std::vector<EventIndex>{5, 3}) predicted_7_3 = !f.observed;
   }
   CHECK(predicted_7_3);
+  std::filesystem::remove(path);
 }
 
 TEST_CASE("PECAN Figure 3: atomicity violation found by overtaking v_x = v4", "[analysis][paper]") {

@@ -40,7 +40,8 @@ T0|rrel(l)|3
 T1|acq(l)|4
 T1|w(x)|5
 T1|rel(l)|6
-)").empty());
+)")
+            .empty());
 }
 
 TEST_CASE("Races: FREE starts a new version of the address", "[analysis][model]") {
@@ -64,7 +65,8 @@ T1|barrier_arrive(b,2)|3
 T1|barrier_depart(b,2)|4
 T0|barrier_depart(b,2)|5
 T1|r(x)|6
-)").empty());
+)")
+            .empty());
   // T1's read before the barrier races with T0's write.
   CHECK(Races(R"(T0|w(x)|1
 T1|r(x)|6
@@ -80,7 +82,8 @@ TEST_CASE("Races: semaphore post -> wait orders, an extra token does not", "[ana
 T0|post(s)|2
 T1|semwait(s)|3
 T1|r(x)|4
-)").empty());
+)")
+            .empty());
   // The first wait ran before any post (initial count 1): it is not ordered by the post.
   CHECK(Races(R"(T1|semwait(s)|3
 T0|w(x)|1
@@ -92,12 +95,14 @@ T1|r(x)|4
 TEST_CASE("Races: atomics synchronize but do not race with each other", "[analysis][model]") {
   CHECK(Races(R"(T0|astore(x,relaxed)|1
 T1|astore(x,relaxed)|2
-)").empty());
+)")
+            .empty());
   CHECK(Races(R"(T0|w(d)|1
 T0|astore(f,release)|2
 T1|aload(f,acquire)|3
 T1|r(d)|4
-)").empty());
+)")
+            .empty());
   CHECK(Races(R"(T0|w(d)|1
 T0|astore(f,relaxed)|2
 T1|aload(f,relaxed)|3
@@ -114,10 +119,12 @@ TEST_CASE("Races: reads only, or one thread only, are not races", "[analysis][mo
 T1|r(x)|2
 T0|w(y)|3
 T0|r(y)|4
-)").empty());
+)")
+            .empty());
 }
 
-TEST_CASE("Races: deduplicated by site pair, earliest witness, witnesses counted", "[analysis][model]") {
+TEST_CASE("Races: deduplicated by site pair, earliest witness, witnesses counted",
+          "[analysis][model]") {
   AnalysisOptions options;
   options.patterns = "race";
   const auto result = Analyze(StdTrace(R"(T0|w(x)|1
@@ -126,7 +133,8 @@ T0|w(x)|1
 T1|r(x)|2
 T0|w(x)|1
 T1|r(x)|2
-)"), options);
+)"),
+                              options);
   // One W-R finding for sites (1,2), one R-W for (2,1).
   REQUIRE(result.findings.size() == 2);
   const auto& wr = result.findings[0].variant == "W-R" ? result.findings[0] : result.findings[1];

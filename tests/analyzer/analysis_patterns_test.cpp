@@ -135,8 +135,8 @@ TEST_CASE("Every atomicity and ASV pattern: positive and negative traces", "[ana
   for (const Pattern& p : patterns) {
     AnalysisOptions options;
     options.patterns = p.name;  // asv alone: its one-location patterns are not merged away
-    for (Shape shape : {Shape::kPredicted, Shape::kObserved, Shape::kCommonLock,
-                        Shape::kForkOrder, Shape::kNotifyOrder, Shape::kAtomicOrder}) {
+    for (Shape shape : {Shape::kPredicted, Shape::kObserved, Shape::kCommonLock, Shape::kForkOrder,
+                        Shape::kNotifyOrder, Shape::kAtomicOrder}) {
       const Generated g = Generate(p, shape);
       INFO(p.name << " " << p.variant << " shape " << static_cast<int>(shape) << "\n" << g.text);
       const auto result = Analyze(StdTrace(g.text), options);

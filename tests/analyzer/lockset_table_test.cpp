@@ -24,8 +24,7 @@ TEST_CASE("Lockset: nested locks, OML and matching release", "[lockset]") {
   LocksetTable locks(b.trace());
 
   CHECK(locks.Of(outside) == kEmptyLockset);
-  CHECK(locks.Locks(locks.Of(in12)) ==
-        std::vector<HeldLock>{{1, false, l1}, {2, false, l2}});
+  CHECK(locks.Locks(locks.Of(in12)) == std::vector<HeldLock>{{1, false, l1}, {2, false, l2}});
   CHECK(locks.Of(l1) == kEmptyLockset);  // held from after the acquisition
   CHECK(locks.Of(l2) == locks.Of(in1));
   CHECK(locks.Of(u2) == locks.Of(in12));

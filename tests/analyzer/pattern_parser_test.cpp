@@ -44,7 +44,8 @@ pattern lost-update variant "R W' W" {
   AT: r w w;
 }
 pattern any2 { T: a b; SV: x x; AR: p q; AT: * w; adjacent; unordered; some-plain; }
-)", "p.txt");
+)",
+                                      "p.txt");
   REQUIRE(patterns.size() == 2);
   const auto& p = patterns[0];
   CHECK(p.name == "lost-update");
@@ -52,7 +53,8 @@ pattern any2 { T: a b; SV: x x; AR: p q; AT: * w; adjacent; unordered; some-plai
   CHECK(p.event_names == std::vector<std::string>{"read", "other", "write"});
   CHECK(p.thread == std::vector<uint32_t>{0, 1, 0});
   CHECK(p.region == std::vector<uint32_t>{0, 1, 0});
-  CHECK(p.access == std::vector<AccessMatch>{AccessMatch::kRead, AccessMatch::kWrite, AccessMatch::kWrite});
+  CHECK(p.access ==
+        std::vector<AccessMatch>{AccessMatch::kRead, AccessMatch::kWrite, AccessMatch::kWrite});
   CHECK(p.thread_count == 2);
   CHECK(p.source == "p.txt:3");
   CHECK_FALSE(p.adjacent);
@@ -85,7 +87,8 @@ TEST_CASE("Pattern language: errors name the line", "[patterns][parser]") {
   CHECK(ErrorOf("pattern a { T: t1 t2 t3 t1 t2 t3 t1; SV: s s s s s s s; AR: a b c d e f g; "
                 "AT: r r r r r r r; }") ==
         "p.txt:1: pattern 'a' has 7 events; between 2 and 6 are supported");
-  CHECK(ErrorOf("pattern a variant x { }") == "p.txt:1: expected a quoted variant name after 'variant'");
+  CHECK(ErrorOf("pattern a variant x { }") ==
+        "p.txt:1: expected a quoted variant name after 'variant'");
   CHECK(ErrorOf("pattern a { T: t1 t2; @ }") == "p.txt:1: unexpected character '@'");
 }
 
@@ -99,8 +102,8 @@ TEST_CASE("Pattern selection: families, files, unknown names", "[patterns][parse
                     Catch::Contains("'races' is neither a built-in family"));
   const std::string bad = WriteTemp("bad.txt", "pattern x {\n  T: a b;\n  AT: r;\n}\n");
   CHECK_THROWS_WITH(pecan::SelectPatterns(bad), Catch::Contains(bad + ":1: pattern 'x' has no SV"));
-  const std::string dup = WriteTemp(
-      "dup.txt", "pattern race variant \"W-R\" { T: a b; SV: s s; AR: u v; AT: w r; }\n");
+  const std::string dup =
+      WriteTemp("dup.txt", "pattern race variant \"W-R\" { T: a b; SV: s s; AR: u v; AT: w r; }\n");
   CHECK_THROWS_WITH(pecan::SelectPatterns("race," + dup),
                     Catch::Contains(dup + ":1: pattern 'race' variant 'W-R' is already defined"));
   const std::string empty = WriteTemp("empty.txt", "# nothing\n");
@@ -143,4 +146,53 @@ T0|rel(m)|5
 T1|w(flag)|6
 )");
   CHECK(pecan::Analyze(trace2, options).findings.empty());
+}
+
+TEST_CASE("Two events of a region on one variable are consecutive accesses to it",
+          "[patterns][analysis]") {
+  // e1 and e4 read x in one region with only a read of y between them in the pattern: they must
+  // be consecutive reads of x by T0, so the first read (event 2) cannot be e1 — the read at 3
+  // comes between it and the read at 5.
+  const std::string path = WriteTemp("reread.txt", R"(
+pattern reread {
+  T:  t1 t1 t2 t1;
+  SV: x  y  x  x;
+  AR: u  u  v  u;
+  AT: r  r  w  r;
+}
+)");
+  const auto trace = pecan::testing::StdTrace(R"(T0|fork(T1)|1
+T0|acq(m)|2
+T0|r(x)|3
+T0|r(x)|4
+T0|r(y)|5
+T0|r(x)|6
+T0|rel(m)|7
+T1|w(x)|8
+T1|w(y)|9
+)");
+  pecan::AnalysisOptions options;
+  options.patterns = path;
+  const auto result = pecan::Analyze(trace, options);
+  REQUIRE(result.findings.size() == 1);
+  CHECK(result.findings[0].events == std::vector<pecan::EventIndex>{3, 4, 7, 5});
+}
+
+TEST_CASE("An adjacent unordered user pattern on two variables", "[patterns][analysis]") {
+  // Two writes to different variables by two threads that can run back to back: the race
+  // sweep (one location) does not apply; a match lists the events in trace order.
+  const std::string path = WriteTemp("pair.txt", R"(
+pattern write-pair { T: a b; SV: x y; AR: u v; AT: w w; adjacent; unordered; }
+)");
+  const auto trace = pecan::testing::StdTrace(R"(T0|fork(T1)|1
+T0|w(x)|2
+T1|w(y)|3
+T1|r(x)|4
+T0|r(y)|5
+)");
+  pecan::AnalysisOptions options;
+  options.patterns = path;
+  const auto result = pecan::Analyze(trace, options);
+  REQUIRE(result.findings.size() == 1);
+  CHECK(result.findings[0].events == std::vector<pecan::EventIndex>{1, 2});
 }

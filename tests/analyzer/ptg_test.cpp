@@ -31,10 +31,15 @@ T1|w(x)|7
                        ptg.event_of_vertex[target(e, ptg.graph)], ptg.graph[e].kind);
   }
   using K = PtgEdgeKind;
-  CHECK(edges == std::vector<std::tuple<EventIndex, EventIndex, PtgEdgeKind>>{
-                     {0, 1, K::kSync}, {0, 2, K::kProgramOrder}, {1, 2, K::kTemporal},
-                     {1, 4, K::kProgramOrder}, {2, 3, K::kProgramOrder}, {2, 4, K::kTemporal},
-                     {3, 5, K::kTemporal}, {4, 5, K::kProgramOrder}});
+  CHECK(edges ==
+        std::vector<std::tuple<EventIndex, EventIndex, PtgEdgeKind>>{{0, 1, K::kSync},
+                                                                     {0, 2, K::kProgramOrder},
+                                                                     {1, 2, K::kTemporal},
+                                                                     {1, 4, K::kProgramOrder},
+                                                                     {2, 3, K::kProgramOrder},
+                                                                     {2, 4, K::kTemporal},
+                                                                     {3, 5, K::kTemporal},
+                                                                     {4, 5, K::kProgramOrder}});
   // The graph is acyclic (edges follow trace order): Boost's topological sort succeeds.
   std::vector<uint32_t> order;
   boost::topological_sort(ptg.graph, std::back_inserter(order));

@@ -129,17 +129,18 @@ T1|rel(m)|14
   CHECK(found[0].overtaken == std::vector<EventIndex>{6});
 }
 
-TEST_CASE("Locations: overlapping ranges merge, versions split, filter drops private data", "[locations]") {
+TEST_CASE("Locations: overlapping ranges merge, versions split, filter drops private data",
+          "[locations]") {
   TraceBuilder b;
-  b.Add(0, pecan::EventKind::kWrite, 0x1000, 8, 0, 0);   // 0: [0x1000, 0x1008)
-  b.Add(1, pecan::EventKind::kRead, 0x1004, 4, 0, 0);    // 1: overlaps 0
-  b.Add(1, pecan::EventKind::kRead, 0x1008, 4, 0, 0);    // 2: adjacent, not overlapping
-  b.Add(0, pecan::EventKind::kWrite, 0x1008, 1, 0, 0);   // 3: overlaps 2
-  b.Add(0, pecan::EventKind::kWrite, 0x2000, 8, 0, 0);   // 4: private to T0
-  b.Add(0, pecan::EventKind::kRead, 0x3000, 8, 0, 0);    // 5: only read
-  b.Add(1, pecan::EventKind::kRead, 0x3000, 8, 0, 0);    // 6
-  b.Free(0, 0x1000, 16);                                 // 7
-  b.Add(1, pecan::EventKind::kWrite, 0x1000, 8, 0, 0);   // 8: new version, T1 only
+  b.Add(0, pecan::EventKind::kWrite, 0x1000, 8, 0, 0);  // 0: [0x1000, 0x1008)
+  b.Add(1, pecan::EventKind::kRead, 0x1004, 4, 0, 0);   // 1: overlaps 0
+  b.Add(1, pecan::EventKind::kRead, 0x1008, 4, 0, 0);   // 2: adjacent, not overlapping
+  b.Add(0, pecan::EventKind::kWrite, 0x1008, 1, 0, 0);  // 3: overlaps 2
+  b.Add(0, pecan::EventKind::kWrite, 0x2000, 8, 0, 0);  // 4: private to T0
+  b.Add(0, pecan::EventKind::kRead, 0x3000, 8, 0, 0);   // 5: only read
+  b.Add(1, pecan::EventKind::kRead, 0x3000, 8, 0, 0);   // 6
+  b.Free(0, 0x1000, 16);                                // 7
+  b.Add(1, pecan::EventKind::kWrite, 0x1000, 8, 0, 0);  // 8: new version, T1 only
   const auto& trace = b.trace();
   LocationTable locations(trace);
   CHECK(locations.Count() == 2);

@@ -1,0 +1,182 @@
+// bench_analyzer: generates realistic traces of 1e5, 1e6, 1e7 events in memory, runs Analyze
+// with every built-in pattern on each (in a child process, so each size's peak memory is its
+// own), and prints time per pattern family, peak RSS and the growth exponents.
+//   bench_analyzer [--sizes 1e5,1e6,1e7] [--workers 8] [--seed 1] [--threads 0]
+// --workers: worker threads of the simulated program; --threads: AnalysisOptions::threads
+// (0 = one per core).
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "analyzer/analysis.h"
+#include "bench/analyzer/realistic_trace.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Peak resident memory of this process so far, in MB (VmHWM).
+double PeakRssMb() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmHWM:", 0) == 0) return std::stod(line.substr(6)) / 1024.0;
+  return 0;
+}
+
+double TraceMb(const pecan::Trace& trace) {
+  size_t per_event = sizeof(pecan::ThreadId) + sizeof(pecan::EventKind) + sizeof(uint8_t) +
+                     sizeof(uint32_t) + sizeof(uint64_t) + sizeof(pecan::SiteId);
+  return static_cast<double>(trace.size_events() * per_event) / (1024.0 * 1024.0);
+}
+
+// One size, measured in this process; results as "key value" lines.
+std::string Measure(uint64_t events, uint32_t workers, uint64_t seed, unsigned threads) {
+  std::ostringstream out;
+  auto start = Clock::now();
+  pecan::Trace trace = pecan::bench::GenerateRealisticTrace({events, workers, seed});
+  out << "generate " << SecondsSince(start) << "\n";
+  out << "events " << trace.size_events() << "\n";
+  out << "threads " << trace.threads.size() << "\n";
+  out << "trace_mb " << TraceMb(trace) << "\n";
+  out << "rss_before " << PeakRssMb() << "\n";
+  pecan::AnalysisOptions options;
+  options.patterns = "all";
+  options.threads = threads;
+  start = Clock::now();
+  pecan::AnalysisResult result = pecan::Analyze(trace, options);
+  out << "analyze " << SecondsSince(start) << "\n";
+  out << "peak_rss " << PeakRssMb() << "\n";
+  out << "findings " << result.findings.size() << "\n";
+  out << "shared_locations " << result.stats.shared_locations << "\n";
+  out << "candidates " << result.stats.candidates << "\n";
+  std::map<std::string, uint64_t> by_pattern;
+  for (const auto& finding : result.findings) ++by_pattern[finding.pattern];
+  for (const auto& [pattern, count] : by_pattern)
+    out << "count_" << pattern << " " << count << "\n";
+  for (const auto& [family, seconds] : result.stats.seconds_by_family)
+    out << "family_" << family << " " << seconds << "\n";
+  return out.str();
+}
+
+// Runs Measure in a child process and parses its lines.
+std::map<std::string, double> MeasureInChild(uint64_t events, uint32_t workers, uint64_t seed,
+                                             unsigned threads) {
+  int pipe_fds[2];
+  if (pipe(pipe_fds) != 0) std::exit(1);
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(pipe_fds[0]);
+    std::string text = Measure(events, workers, seed, threads);
+    ssize_t written = write(pipe_fds[1], text.data(), text.size());
+    _exit(written == static_cast<ssize_t>(text.size()) ? 0 : 1);
+  }
+  close(pipe_fds[1]);
+  std::string text;
+  char buffer[4096];
+  for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) > 0;) text.append(buffer, n);
+  close(pipe_fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  std::map<std::string, double> values;
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    std::fprintf(stderr, "bench_analyzer: the run with %llu events failed\n",
+                 static_cast<unsigned long long>(events));
+    return values;
+  }
+  std::istringstream lines(text);
+  std::string key;
+  double value = 0;
+  while (lines >> key >> value) values[key] = value;
+  return values;
+}
+
+double Slope(double x1, double y1, double x2, double y2) {
+  return std::log(y2 / y1) / std::log(x2 / x1);
+}
+
+// Least-squares slope of log(y) over log(x).
+double FitSlope(const std::vector<double>& x, const std::vector<double>& y) {
+  double n = static_cast<double>(x.size()), sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    double lx = std::log(x[i]), ly = std::log(y[i]);
+    sx += lx, sy += ly, sxx += lx * lx, sxy += lx * ly;
+  }
+  return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<uint64_t> sizes = {100'000, 1'000'000, 10'000'000};
+  uint32_t workers = 8;
+  uint64_t seed = 1;
+  unsigned threads = 0;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string flag = argv[i], value = argv[i + 1];
+    if (flag == "--sizes") {
+      sizes.clear();
+      std::istringstream items(value);
+      for (std::string item; std::getline(items, item, ',');)
+        sizes.push_back(static_cast<uint64_t>(std::stod(item)));
+    } else if (flag == "--workers") {
+      workers = static_cast<uint32_t>(std::stoul(value));
+    } else if (flag == "--seed") {
+      seed = std::stoull(value);
+    } else if (flag == "--threads") {
+      threads = static_cast<unsigned>(std::stoul(value));
+    } else {
+      std::fprintf(stderr,
+                   "usage: bench_analyzer [--sizes 1e5,1e6,1e7] [--workers N] [--seed S] "
+                   "[--threads N]\n");
+      return 2;
+    }
+  }
+
+  std::printf(
+      "pecan analyzer benchmark: realistic traces, %u workers, seed %llu, all built-in "
+      "patterns, search threads %s\n",
+      workers, static_cast<unsigned long long>(seed),
+      threads == 0 ? "one per core" : std::to_string(threads).c_str());
+  std::printf(
+      "(family columns are search time per family; families run in parallel, so they\n"
+      " may add up to more than \"analyze s\", which is the wall time of Analyze)\n\n");
+  std::printf("%10s %7s %8s %9s %8s %8s %9s %8s %10s %8s %8s %8s %9s\n", "events", "threads",
+              "gen s", "analyze s", "index s", "race s", "atomic s", "asv s", "events/s",
+              "findings", "shared", "trace MB", "peak MB");
+  std::vector<double> xs, times, memories;
+  for (uint64_t size : sizes) {
+    auto v = MeasureInChild(size, workers, seed, threads);
+    if (v.empty()) return 1;
+    std::printf("%10.0f %7.0f %8.2f %9.2f %8.2f %8.2f %9.2f %8.2f %10.3g %8.0f %8.0f %8.0f %9.0f\n",
+                v["events"], v["threads"], v["generate"], v["analyze"], v["family_index"],
+                v["family_race"], v["family_atomicity"], v["family_asv"],
+                v["events"] / v["analyze"], v["findings"], v["shared_locations"], v["trace_mb"],
+                v["peak_rss"]);
+    std::fflush(stdout);
+    xs.push_back(v["events"]);
+    times.push_back(v["analyze"]);
+    memories.push_back(v["peak_rss"]);
+  }
+  if (xs.size() >= 2) {
+    std::printf("\ngrowth exponent of analysis time (log-log slope):");
+    for (size_t i = 1; i < xs.size(); ++i)
+      std::printf(" %.0e->%.0e: %.2f;", xs[i - 1], xs[i],
+                  Slope(xs[i - 1], times[i - 1], xs[i], times[i]));
+    std::printf(" fit: %.2f\n", FitSlope(xs, times));
+    std::printf("growth exponent of peak RSS: fit %.2f\n", FitSlope(xs, memories));
+  }
+  return 0;
+}
