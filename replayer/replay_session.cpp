@@ -25,6 +25,15 @@ std::string SignalName(int signal) {
                                  : "signal " + std::to_string(signal);
 }
 
+// A thread whose turn comes next usually gets it within a microsecond or two: polling that
+// long before sleeping on the semaphore makes a switch cost about 0.2 us instead of a futex
+// wake-up (about 25 us), and costs little when the turn takes longer.
+Scheduler::Options SchedulerOptions() {
+  Scheduler::Options options;
+  options.spin_before_sleep = 200;
+  return options;
+}
+
 ReplaySchedule ScheduleFor(const proto::Clip& clip, const ReplayOptions& options,
                            bool& race_reversed) {
   ReplaySchedule schedule = ReplaySchedule::FromClip(clip);
@@ -42,7 +51,7 @@ ReplaySession::ReplaySession(ReplayOptions options, proto::Clip clip, Environmen
       exit_on_stop_(environment.exit_on_stop),
       create_thread_(environment.create_thread),
       policy_(schedule_, *locator_),
-      scheduler_(policy_, *this, Scheduler::Options{}),
+      scheduler_(policy_, *this, SchedulerOptions()),
       watchdog_(scheduler_, WatchdogOptionsFor(options_)),
       verdict_file_(options_.verdict_path),
       start_(std::chrono::steady_clock::now()) {
