@@ -9,7 +9,7 @@ example=${1:-pecan_figure1}
 shift || true
 
 bash scripts/setup.sh
-cmake -S . -B build -DPECAN_BUILD_BENCHMARKS=OFF >/dev/null
+cmake -S . -B build >/dev/null
 cmake --build build -j"$(nproc)" --target pecan pecan_rt "pecan_example_$example"
 
 echo
