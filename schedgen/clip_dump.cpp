@@ -177,29 +177,6 @@ void DumpText(ClipView& view, std::ostream& out) {
   }
 }
 
-char NamespaceLetter(StdNamespace space) {
-  switch (space) {
-    case StdNamespace::kMemory:
-      return 'V';
-    case StdNamespace::kLock:
-      return 'L';
-    case StdNamespace::kCondition:
-      return 'C';
-    case StdNamespace::kBarrier:
-      return 'B';
-    case StdNamespace::kSemaphore:
-      return 'S';
-    case StdNamespace::kRegion:
-      return 'R';
-    case StdNamespace::kHbKey:
-      return 'K';
-    case StdNamespace::kFunction:
-      return 'F';
-    default:
-      return '?';
-  }
-}
-
 void DumpStd(const ClipView& view, std::ostream& out) {
   const proto::Clip& clip = view.clip;
   const proto::Finding& f = clip.finding();
@@ -226,7 +203,7 @@ void DumpStd(const ClipView& view, std::ostream& out) {
     }
     std::string target = "?";
     if (view.anomaly[s] && static_cast<int>(view.anomaly[s]) <= f.events_size()) {
-      target = std::string(1, NamespaceLetter(op->space)) +
+      target = std::string(1, StdNamespaceLetter(op->space)) +
                Hex(f.events(static_cast<int>(view.anomaly[s]) - 1).address());
     }
     if (kind == EventKind::kFork) {

@@ -14,29 +14,6 @@
 namespace pecan {
 namespace {
 
-char NamespacePrefix(StdNamespace space) {
-  switch (space) {
-    case StdNamespace::kMemory:
-      return 'V';
-    case StdNamespace::kLock:
-      return 'L';
-    case StdNamespace::kCondition:
-      return 'C';
-    case StdNamespace::kBarrier:
-      return 'B';
-    case StdNamespace::kSemaphore:
-      return 'S';
-    case StdNamespace::kRegion:
-      return 'R';
-    case StdNamespace::kHbKey:
-      return 'K';
-    case StdNamespace::kFunction:
-      return 'F';
-    default:
-      return 'X';
-  }
-}
-
 void AppendHex(std::string& out, uint64_t value) {
   char buffer[24];
   auto [end, ec] = std::to_chars(buffer, buffer + sizeof buffer, value, 16);
@@ -60,7 +37,7 @@ class NameLookup {
     if (address == 0 && (space == StdNamespace::kRegion || space == StdNamespace::kHbKey ||
                          space == StdNamespace::kFunction))
       return;  // no key
-    out += NamespacePrefix(space);
+    out += StdNamespaceLetter(space);
     AppendHex(out, address);
   }
 

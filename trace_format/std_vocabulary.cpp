@@ -62,6 +62,29 @@ const StdOperation* StdOperationForKind(EventKind kind) {
   return nullptr;
 }
 
+char StdNamespaceLetter(StdNamespace space) {
+  switch (space) {
+    case StdNamespace::kMemory:
+      return 'V';
+    case StdNamespace::kLock:
+      return 'L';
+    case StdNamespace::kCondition:
+      return 'C';
+    case StdNamespace::kBarrier:
+      return 'B';
+    case StdNamespace::kSemaphore:
+      return 'S';
+    case StdNamespace::kRegion:
+      return 'R';
+    case StdNamespace::kHbKey:
+      return 'K';
+    case StdNamespace::kFunction:
+      return 'F';
+    default:
+      return 'X';
+  }
+}
+
 uint64_t StdNamespaceBase(StdNamespace space) {
   return static_cast<uint64_t>(space) * kStdNamespaceSpan;
 }

@@ -51,6 +51,8 @@ const StdOperation* StdOperationForKind(EventKind kind);
 // Base address of each namespace's synthetic range. Each range spans 4 GiB, far more than
 // any text trace needs; import checks that it does not overflow into the next.
 uint64_t StdNamespaceBase(StdNamespace space);
+// The letter that starts a target of the namespace in STD text: V, L, C, B, S, R, K, F.
+char StdNamespaceLetter(StdNamespace space);
 inline constexpr uint64_t kStdNamespaceSpan = uint64_t{1} << 32;
 // Bytes given to each STD variable (the size of every imported read and write).
 inline constexpr uint32_t kStdVariableBytes = 8;
