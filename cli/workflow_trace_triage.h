@@ -27,21 +27,7 @@ namespace pecan::cli {
 inline Trace ReadTraceKeepingWarnings(const std::string& path, std::vector<std::string>& warnings,
                                       bool& complete) {
   TraceReader reader(path);
-  Trace trace;
-  EventBatch batch;
-  while (reader.Next(batch)) {
-    trace.thread.insert(trace.thread.end(), batch.thread.begin(), batch.thread.end());
-    trace.kind.insert(trace.kind.end(), batch.kind.begin(), batch.kind.end());
-    trace.flags.insert(trace.flags.end(), batch.flags.begin(), batch.flags.end());
-    trace.size.insert(trace.size.end(), batch.size.begin(), batch.size.end());
-    trace.addr.insert(trace.addr.end(), batch.addr.begin(), batch.addr.end());
-    trace.site.insert(trace.site.end(), batch.site.begin(), batch.site.end());
-  }
-  trace.meta = reader.meta();
-  trace.threads = reader.threads();
-  trace.sites = reader.sites();
-  trace.modules = reader.modules();
-  trace.names = reader.names();
+  Trace trace = ReadTrace(reader);
   warnings = reader.warnings();
   complete = reader.complete();
   return trace;

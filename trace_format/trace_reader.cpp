@@ -405,6 +405,10 @@ uint64_t TraceReader::file_bytes() const {
 
 Trace ReadTrace(const std::string& path) {
   TraceReader reader(path);
+  return ReadTrace(reader);
+}
+
+Trace ReadTrace(TraceReader& reader) {
   Trace trace;
   trace.meta = reader.meta();
   EventBatch batch;

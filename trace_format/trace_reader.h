@@ -23,7 +23,9 @@ struct EventBatch {
   std::vector<SiteId> site;
 
   size_t count() const { return kind.size(); }
-  Event event(size_t i) const { return Event{thread[i], kind[i], flags[i], size[i], addr[i], site[i]}; }
+  Event event(size_t i) const {
+    return Event{thread[i], kind[i], flags[i], size[i], addr[i], site[i]};
+  }
 };
 
 class TraceReader {
@@ -50,7 +52,7 @@ class TraceReader {
   const std::vector<ModuleInfo>& modules() const;
   const std::vector<AddressName>& names() const;
 
-  bool complete() const;                      // footer present and checksum verified
+  bool complete() const;  // footer present and checksum verified
   const std::vector<std::string>& warnings() const;
   uint64_t file_bytes() const;
 
@@ -61,6 +63,8 @@ class TraceReader {
 
 // Reads a whole trace into memory. Warnings (truncation) go to the logger.
 Trace ReadTrace(const std::string& path);
+// The same from an open reader (whose warnings() and complete() tell about the file after).
+Trace ReadTrace(TraceReader& reader);
 
 // A hex content hash of a trace file, used to tie clips and reports to their trace.
 std::string TraceContentHash(const std::string& path);
