@@ -31,8 +31,11 @@ inline constexpr uint64_t kMaxInlineSize = 255;  // larger accesses use an exten
 inline constexpr uint8_t kMaxFlags = 7;          // 3 bits: memory order 0..5, or one flag bit
 
 constexpr bool IsStampedKind(EventKind kind) {
-  return kind != EventKind::kRead && kind != EventKind::kWrite && kind != EventKind::kFuncEntry &&
-         kind != EventKind::kFuncExit;
+  // One bit test for the writer's loop: the plain kinds as a mask.
+  constexpr uint32_t kPlainKinds = 1u << int(EventKind::kRead) | 1u << int(EventKind::kWrite) |
+                                   1u << int(EventKind::kFuncEntry) |
+                                   1u << int(EventKind::kFuncExit);
+  return int(kind) >= 32 || ((kPlainKinds >> int(kind)) & 1) == 0;
 }
 
 constexpr uint64_t PackPlainWord(EventKind kind, uint8_t flags, uint64_t size, uint64_t addr) {

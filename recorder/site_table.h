@@ -26,9 +26,9 @@ class SiteTable {
 
   SiteId Intern(uint64_t pc) {
     CacheEntry& entry = cache_[(pc ^ (pc >> 12)) & (kCacheEntries - 1)];
-    if (entry.pc == pc && entry.valid) return entry.site;
+    if (entry.pc == pc) return entry.site;
     SiteId site = InternSlow(pc);
-    entry = CacheEntry{pc, site, true};
+    entry = CacheEntry{pc, site};
     return site;
   }
 
@@ -39,9 +39,8 @@ class SiteTable {
 
   static constexpr size_t kCacheEntries = 4096;  // direct-mapped; a miss costs a hash lookup
   struct CacheEntry {
-    uint64_t pc = 0;
+    uint64_t pc = UINT64_MAX;  // empty: no return address is in the top page of the address space
     SiteId site = 0;
-    bool valid = false;
   };
   std::array<CacheEntry, kCacheEntries> cache_{};
   std::unordered_map<uint64_t, SiteId> by_pc_;

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <exception>
 #include <limits>
+#include <optional>
 
 #include "recorder/global_stamp.h"
 #include "recorder/real_functions.h"
@@ -27,7 +28,6 @@
 namespace pecan::rt {
 namespace {
 
-constexpr size_t kBatchEvents = 4096;
 constexpr uint64_t kHeadPublishSlots = 4096;         // how often a drain hands ring space back
 constexpr uint64_t kPrefetchSlots = 16;              // 4 cache lines ahead
 constexpr int64_t kFlushIntervalNs = 1'000'000'000;  // bounds what kill -9 loses to ~1 s
@@ -92,7 +92,6 @@ TraceCollector::TraceCollector(const RuntimeConfig& config, const TraceMeta& met
                 ModuleInfo{module.id, module.path, module.load_address, module.build_id});
           },
           [this](SiteId id, const SiteInfo& info) { writer_.AddSite(id, info); }) {
-  batch_.reserve(kBatchEvents);
   sites_.ScanModules();
   last_flush_ns_ = MonotonicNs();
 }
@@ -139,7 +138,10 @@ void TraceCollector::Run() {
         WriterIdleWait(1'000'000);
       }
     }
-    if (events_since_flush_ > 0 && MonotonicNs() - last_flush_ns_ > kFlushIntervalNs) FlushFile();
+    if (writer_.events_written() != events_at_flush_ &&
+        MonotonicNs() - last_flush_ns_ > kFlushIntervalNs) {
+      FlushFile();
+    }
     if (InitialThreadExited() && MonotonicNs() - last_thread_count_ns_ > kThreadCountIntervalNs) {
       last_thread_count_ns_ = MonotonicNs();
       // Every program thread is gone: end the process as the last thread's exit would have.
@@ -159,14 +161,13 @@ void TraceCollector::Run() {
 void TraceCollector::FlushFile() {
   if (write_failed_) return;
   try {
-    FlushBatch();
     writer_.Flush();
   } catch (const std::exception& error) {
     RuntimeMessage("cannot write the trace: ", error.what());
     write_failed_ = true;
     recording_closed.store(true, std::memory_order_relaxed);
   }
-  events_since_flush_ = 0;
+  events_at_flush_ = writer_.events_written();
   last_flush_ns_ = MonotonicNs();
 }
 
@@ -234,7 +235,6 @@ void TraceCollector::FinalDrain() {
 void TraceCollector::WriteFooter() {
   if (write_failed_) return;
   try {
-    FlushBatch();
     writer_.Finish(exit_, dropped_events.load(std::memory_order_relaxed) + given_up_stamps_);
   } catch (const std::exception& error) {
     RuntimeMessage("cannot finish the trace: ", error.what());
@@ -258,7 +258,6 @@ bool TraceCollector::Pass(uint64_t stamp_limit) {
       DrainRing(top.cursor, stamp_limit);
       progress = true;
     }
-    FlushBatch();
     ReleaseFinishedRings();
   } catch (const std::exception& error) {
     RuntimeMessage("cannot write the trace: ", error.what());
@@ -282,60 +281,81 @@ void TraceCollector::AdoptNewRings() {
 bool TraceCollector::DrainRing(size_t cursor_index, uint64_t stamp_limit) {
   RingCursor& cursor = cursors_[cursor_index];
   ThreadRing& ring = *cursor.ring;
+  const Slot* const slots = ring.slots;
+  const uint64_t mask = ring.mask;
   const uint64_t tail = ring.tail.load(std::memory_order_acquire);
   const uint64_t start = cursor.head;
+  uint64_t head = start;
   uint64_t published = start;
-  while (cursor.head < tail) {
-    const Slot& slot = ring.slots[cursor.head & ring.mask];
-    // The producer wrote these lines on another core: ask for them a few lines ahead.
-    __builtin_prefetch(&ring.slots[(cursor.head + kPrefetchSlots) & ring.mask]);
-    const EventKind kind = SlotKind(slot.word);
-    if (IsStampedKind(kind)) {
-      const uint64_t stamp = SlotLow48(slot.word);
+  while (head < tail) {
+    const uint64_t word = slots[head & mask].word;
+    if (!IsStampedKind(SlotKind(word))) {
+      // Plain events go straight from the slots into the writer's chunk columns, up to the next
+      // stamped event, the ring's tail or the next point to hand space back to the producer.
+      // Slots are read by pointer up to the ring's physical end; the next pass wraps around.
+      const Slot* slot = &slots[head & mask];
+      const Slot* const ring_end = slots + mask + 1;
+      const Slot* const stop = slot + std::min({tail - head, published + kHeadPublishSlots - head,
+                                                uint64_t(ring_end - slot)});
+      const Slot* const run_start = slot;
+      if (cursor.thread >= 0) [[likely]] {
+        writer_.AppendRun(ThreadId(cursor.thread), [&]() -> std::optional<RunEvent> {
+          if (slot >= stop) return std::nullopt;
+          // The producer wrote these lines on another core: ask for them a few lines ahead (a
+          // prefetch past the ring's end is harmless).
+          __builtin_prefetch(slot + kPrefetchSlots);
+          const uint64_t slot_word = slot->word;
+          const EventKind kind = SlotKind(slot_word);
+          if (IsStampedKind(kind)) return std::nullopt;
+          RunEvent e{kind, SlotFlags(slot_word), uint32_t(SlotInlineSize(slot_word)),
+                     SlotLow48(slot_word), sites_.Intern(slot->pc)};
+          if (e.size == 0 && IsPlainAccess(kind)) [[unlikely]] {
+            // A wide access: its size is in the next slot (at the ring's start after the end).
+            const uint64_t size = (slot + 1 == ring_end ? slots[0] : slot[1]).word;
+            e.size = uint32_t(std::min<uint64_t>(size, UINT32_MAX));
+            ++slot;
+          }
+          ++slot;
+          return e;
+        });
+        head += uint64_t(slot - run_start);
+      } else {
+        // Before its THREAD_BEGIN a ring's events belong to no trace thread.
+        const EventKind kind = SlotKind(word);
+        head += SlotInlineSize(word) == 0 && IsPlainAccess(kind) ? 2 : 1;
+      }
+    } else {
+      const uint64_t stamp = SlotLow48(word);
       if (stamp < next_stamp_) {
         // A stamp given up at a crash that was published after all: too late to place it.
-        cursor.head += 2;
+        head += 2;
         dropped_events.fetch_add(1, std::memory_order_relaxed);
-        continue;
-      }
-      if (stamp != next_stamp_ || stamp >= stamp_limit) {
+      } else if (stamp != next_stamp_ || stamp >= stamp_limit) {
         cursor.blocked = true;
         cursor.blocked_stamp = stamp;
         blocked_.push(BlockedHead{stamp, cursor_index});
         break;
+      } else {
+        EmitStampedHead(cursor, head);
+        ++next_stamp_;
+        head += 2;
       }
-      EmitStampedHead(cursor);
-      ++next_stamp_;
-    } else {
-      uint64_t size = SlotInlineSize(slot.word);
-      uint64_t used = 1;
-      if (size == 0 && (kind == EventKind::kRead || kind == EventKind::kWrite)) {
-        size = ring.slots[(cursor.head + 1) & ring.mask].word;
-        used = 2;
-      }
-      if (cursor.thread >= 0) {
-        batch_.push_back(Event{ThreadId(cursor.thread), kind, SlotFlags(slot.word),
-                               uint32_t(std::min<uint64_t>(size, UINT32_MAX)), SlotLow48(slot.word),
-                               sites_.Intern(slot.pc)});
-        if (batch_.size() >= kBatchEvents) FlushBatch();
-      }
-      cursor.head += used;
     }
     // Hand space back to the producer as we go, so it keeps running while we encode.
-    if (cursor.head - published >= kHeadPublishSlots) {
-      PublishRingHead(ring, cursor.head);
-      published = cursor.head;
+    if (head - published >= kHeadPublishSlots) {
+      PublishRingHead(ring, head);
+      published = head;
     }
   }
-  if (cursor.head != published) PublishRingHead(ring, cursor.head);
-  return cursor.head != start;
+  cursor.head = head;
+  if (head != published) PublishRingHead(ring, head);
+  return head != start;
 }
 
-void TraceCollector::EmitStampedHead(RingCursor& cursor) {
+void TraceCollector::EmitStampedHead(RingCursor& cursor, uint64_t head) {
   ThreadRing& ring = *cursor.ring;
-  const Slot first = ring.slots[cursor.head & ring.mask];
-  const Slot second = ring.slots[(cursor.head + 1) & ring.mask];
-  cursor.head += 2;
+  const Slot first = ring.slots[head & ring.mask];
+  const Slot second = ring.slots[(head + 1) & ring.mask];
 
   const EventKind kind = SlotKind(first.word);
   Event event;
@@ -368,8 +388,7 @@ void TraceCollector::EmitStampedHead(RingCursor& cursor) {
     event.addr = uint64_t(child);
   }
   event.site = sites_.Intern(first.pc);
-  batch_.push_back(event);
-  if (batch_.size() >= kBatchEvents) FlushBatch();
+  writer_.Append(event);
 }
 
 ThreadId TraceCollector::AssignChild(ThreadId parent, uint32_t child_serial) {
@@ -407,13 +426,6 @@ void TraceCollector::ReleaseFinishedRings() {
   for (size_t i = 0; i < cursors_.size(); ++i) {
     if (cursors_[i].blocked) blocked_.push(BlockedHead{cursors_[i].blocked_stamp, i});
   }
-}
-
-void TraceCollector::FlushBatch() {
-  if (batch_.empty()) return;
-  writer_.Append(batch_.data(), batch_.size());
-  events_since_flush_ += batch_.size();
-  batch_.clear();
 }
 
 }  // namespace pecan::rt

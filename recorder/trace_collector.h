@@ -68,9 +68,9 @@ class TraceCollector {
   void AdoptNewRings();
   // Writes the ring's events up to its tail or to a stamped event whose turn has not come.
   bool DrainRing(size_t cursor_index, uint64_t stamp_limit);
-  void EmitStampedHead(RingCursor& cursor);
+  // Writes the stamped event in the two slots at `head` (the caller moves past them).
+  void EmitStampedHead(RingCursor& cursor, uint64_t head);
   void ReleaseFinishedRings();
-  void FlushBatch();
   void FlushFile();
   void WriteFooter();
   ThreadId AssignChild(ThreadId parent, uint32_t child_serial);
@@ -83,12 +83,11 @@ class TraceCollector {
   SiteTable sites_;
   std::vector<RingCursor> cursors_;
   std::priority_queue<BlockedHead, std::vector<BlockedHead>, std::greater<>> blocked_;
-  std::vector<Event> batch_;
   uint64_t next_stamp_ = 0;
   std::unordered_map<uint32_t, ThreadId> thread_of_serial_;
   std::vector<uint32_t> children_of_thread_;  // indexed by ThreadId: FORKs seen so far
   uint64_t given_up_stamps_ = 0;
-  uint64_t events_since_flush_ = 0;
+  uint64_t events_at_flush_ = 0;  // writer_.events_written() at the last FlushFile
   int64_t last_flush_ns_ = 0;
   int64_t last_thread_count_ns_ = 0;
   bool write_failed_ = false;

@@ -1,4 +1,4 @@
-// Column encoding and checked decoding of EventChunk messages.
+// Checked decoding of EventChunk messages into columns.
 #include "trace_format/chunk_codec.h"
 
 #include <algorithm>
@@ -8,55 +8,6 @@
 #include "trace_format/record_framing.h"
 
 namespace pecan {
-
-void PerThreadDeltaState::Touch(ThreadId thread) {
-  if (thread >= stamp_.size()) {
-    size_t n = std::max<size_t>(thread + 1, stamp_.size() * 2);
-    addr_.resize(n);
-    site_.resize(n);
-    stamp_.resize(n, 0);
-  }
-  if (stamp_[thread] != generation_) {
-    stamp_[thread] = generation_;
-    addr_[thread] = 0;
-    site_[thread] = 0;
-  }
-}
-
-void ChunkEncoder::Encode(const EventBatch& events, proto::EventChunk& chunk) {
-  const size_t n = events.count();
-  state_.StartChunk();
-  chunk.set_first_event(events.first_event);
-  chunk.set_count(static_cast<uint32_t>(n));
-  chunk.mutable_kind()->assign(reinterpret_cast<const char*>(events.kind.data()), n);
-  chunk.mutable_flags()->assign(reinterpret_cast<const char*>(events.flags.data()), n);
-  auto* addr = chunk.mutable_addr_delta();
-  auto* site = chunk.mutable_site_delta();
-  auto* size = chunk.mutable_size();
-  addr->Reserve(static_cast<int>(n));
-  site->Reserve(static_cast<int>(n));
-  size->Reserve(static_cast<int>(n));
-  size_t i = 0;
-  while (i < n) {
-    ThreadId t = events.thread[i];
-    size_t run_end = i;
-    while (run_end < n && events.thread[run_end] == t) ++run_end;
-    chunk.add_thread_run_thread(t);
-    chunk.add_thread_run_length(static_cast<uint32_t>(run_end - i));
-    state_.Touch(t);
-    uint64_t prev_addr = state_.addr(t);
-    uint32_t prev_site = state_.site(t);
-    for (; i < run_end; ++i) {
-      addr->AddAlreadyReserved(static_cast<int64_t>(events.addr[i] - prev_addr));
-      site->AddAlreadyReserved(static_cast<int64_t>(events.site[i]) - prev_site);
-      size->AddAlreadyReserved(events.size[i]);
-      prev_addr = events.addr[i];
-      prev_site = events.site[i];
-    }
-    state_.addr(t) = prev_addr;
-    state_.site(t) = prev_site;
-  }
-}
 
 void ChunkDecoder::Decode(const proto::EventChunk& chunk, size_t thread_count, size_t site_count,
                           EventBatch& batch, const std::string& where) {

@@ -1,5 +1,6 @@
-// TraceWriter: buffers one chunk of events as columns, encodes it as an EventChunk, compresses
-// it into one zstd frame and appends it as a record; Finish() adds the footer and trailer.
+// TraceWriter: encodes events into the columns of one chunk as they arrive (chunk_builder.h),
+// compresses each full chunk into one zstd frame and appends it as a record; Finish() adds the
+// footer and trailer.
 #include "trace_format/trace_writer.h"
 
 #include <zstd.h>
@@ -9,7 +10,6 @@
 #include <cstdio>
 #include <cstring>
 
-#include "trace_format/chunk_codec.h"
 #include "trace_format/error.h"
 #include "trace_format/log.h"
 #include "trace_format/proto_conversion.h"
@@ -18,14 +18,20 @@
 #include "trace_format/xxhash64.h"
 
 namespace pecan {
+namespace {
+
+// A chunk's buffers start with room for this many events and double up to chunk_events.
+constexpr uint32_t kInitialChunkCapacity = 4096;
+
+}  // namespace
 
 struct TraceWriter::Impl {
   std::string path;
   TraceWriterOptions options;
   std::FILE* file = nullptr;
   bool finished = false;
-  uint64_t offset = 0;  // bytes written so far
-  uint64_t events = 0;
+  uint64_t offset = 0;         // bytes written so far
+  uint64_t events_before = 0;  // events in the chunks written so far
 
   TraceTables tables;
   // Table entries added since the last chunk was written.
@@ -36,11 +42,9 @@ struct TraceWriter::Impl {
   size_t threads_covered = 0;  // ids below this were written in some chunk
   size_t sites_covered = 0;
 
-  EventBatch batch;
-  ChunkEncoder encoder;
-  proto::EventChunk chunk;
-  std::string serialized;
-  std::string compressed;
+  proto::EventChunk new_entries;  // fields 10-13 of the next chunk: its new table entries
+  ByteBuffer serialized;
+  ByteBuffer compressed;
   ZSTD_CCtx* zstd = nullptr;
   Xxh64Stream payload_hash;
   proto::TraceFooter footer;  // the chunk index grows here; tables are added at Finish
@@ -59,24 +63,18 @@ struct TraceWriter::Impl {
     offset += length;
   }
 
-  void WriteRecord(framing::RecordType type, const std::string& payload) {
+  void WriteRecord(framing::RecordType type, const void* payload, size_t length) {
     framing::RecordHeader header;
     header.type = static_cast<uint8_t>(type);
-    header.length = static_cast<uint32_t>(payload.size());
-    header.checksum = framing::RecordChecksum(header.type, payload.data(), header.length);
+    header.length = static_cast<uint32_t>(length);
+    header.checksum = framing::RecordChecksum(header.type, payload, header.length);
     unsigned char bytes[framing::kRecordHeaderBytes];
     framing::EncodeRecordHeader(bytes, header);
     WriteBytes(bytes, sizeof bytes);
-    WriteBytes(payload.data(), payload.size());
+    WriteBytes(payload, length);
   }
-
-  void ClearBatch() {
-    batch.thread.clear();
-    batch.kind.clear();
-    batch.flags.clear();
-    batch.size.clear();
-    batch.addr.clear();
-    batch.site.clear();
+  void WriteRecord(framing::RecordType type, const std::string& payload) {
+    WriteRecord(type, payload.data(), payload.size());
   }
 
   // Entries for ids in `pending`, in id order; ids never written before that leave a gap get a
@@ -94,38 +92,52 @@ struct TraceWriter::Impl {
     pending.clear();
   }
 
-  void WriteChunk() {
-    chunk.Clear();
-    batch.first_event = events - batch.count();
-    encoder.Encode(batch, chunk);
-    EmitPending(
-        pending_threads, tables.threads, threads_covered,
-        [&](uint32_t id, const ThreadInfo& t) { *chunk.add_new_threads() = ThreadToProto(id, t); });
+  // Fills new_entries with the table entries the chunk about to be written must carry.
+  void CollectNewEntries() {
+    new_entries.Clear();
+    EmitPending(pending_threads, tables.threads, threads_covered,
+                [&](uint32_t id, const ThreadInfo& t) {
+                  *new_entries.add_new_threads() = ThreadToProto(id, t);
+                });
     EmitPending(pending_sites, tables.sites, sites_covered, [&](uint32_t id, const SiteInfo& s) {
-      *chunk.add_new_sites() = SiteToProto(id, s);
+      *new_entries.add_new_sites() = SiteToProto(id, s);
     });
     for (; modules_written < tables.modules.size(); ++modules_written)
-      *chunk.add_new_modules() = ModuleToProto(tables.modules[modules_written]);
+      *new_entries.add_new_modules() = ModuleToProto(tables.modules[modules_written]);
     for (; names_written < tables.names.size(); ++names_written)
-      *chunk.add_new_names() = NameToProto(tables.names[names_written]);
+      *new_entries.add_new_names() = NameToProto(tables.names[names_written]);
+  }
 
-    chunk.SerializeToString(&serialized);
-    compressed.resize(ZSTD_compressBound(serialized.size()));
-    size_t n = ZSTD_compressCCtx(zstd, compressed.data(), compressed.size(), serialized.data(),
-                                 serialized.size(), options.zstd_level);
+  // Encodes `chunk` as an EventChunk (its columns, then its new table entries), compresses it
+  // into one zstd frame, writes it as a record and empties `chunk`.
+  void WriteChunk(ChunkBuilder& chunk) {
+    const uint32_t count = chunk.count();
+    const size_t columns_size = chunk.Seal(events_before);
+    CollectNewEntries();
+    const size_t entries_size = new_entries.ByteSizeLong();
+    const size_t size = columns_size + entries_size;
+    serialized.Reserve(size, 0);
+    uint8_t* end = chunk.Encode(serialized.data());
+    if (entries_size > 0) end = new_entries.SerializeWithCachedSizesToArray(end);
+    if (static_cast<size_t>(end - serialized.data()) != size)
+      throw PecanError(path + ": internal error: chunk encoding size mismatch");
+
+    compressed.Reserve(ZSTD_compressBound(size), 0);
+    size_t n = ZSTD_compressCCtx(zstd, compressed.data(), compressed.capacity(), serialized.data(),
+                                 size, options.zstd_level);
     if (ZSTD_isError(n)) throw PecanError(path + ": zstd: " + ZSTD_getErrorName(n));
     if (n > framing::kMaxRecordBytes)
       throw PecanError(path + ": chunk too large; use fewer events per chunk");
-    compressed.resize(n);
 
     auto* entry = footer.add_chunks();
     entry->set_file_offset(offset);
-    entry->set_first_event(batch.first_event);
-    entry->set_count(static_cast<uint32_t>(batch.count()));
+    entry->set_first_event(events_before);
+    entry->set_count(count);
     entry->set_compressed_bytes(static_cast<uint32_t>(n));
-    payload_hash.Update(compressed.data(), compressed.size());
-    WriteRecord(framing::RecordType::kChunk, compressed);
-    ClearBatch();
+    payload_hash.Update(compressed.data(), n);
+    WriteRecord(framing::RecordType::kChunk, compressed.data(), n);
+    events_before += count;
+    chunk.Clear();
   }
 };
 
@@ -141,6 +153,7 @@ TraceWriter::TraceWriter(const std::string& path, const TraceMeta& meta,
   if (options.zstd_level < ZSTD_minCLevel() || options.zstd_level > ZSTD_maxCLevel())
     throw PecanError(path + ": zstd level must be between " + std::to_string(ZSTD_minCLevel()) +
                      " and " + std::to_string(ZSTD_maxCLevel()));
+  chunk_.Reserve(std::min(options.chunk_events, kInitialChunkCapacity));
   w.zstd = ZSTD_createCCtx();
   w.file = std::fopen(path.c_str(), "wb");
   if (!w.file) w.FailIo("create the trace file");
@@ -179,6 +192,7 @@ void TraceWriter::AddSite(SiteId id, const SiteInfo& info) {
   if (id >= w.tables.sites.size()) w.tables.sites.resize(id + 1);
   w.tables.sites[id] = info;
   w.pending_sites.push_back(id);
+  AllowFastAppend();
 }
 
 void TraceWriter::AddModule(const ModuleInfo& module) {
@@ -189,43 +203,59 @@ void TraceWriter::AddName(const AddressName& name) {
   impl_->tables.names.push_back(name);
 }
 
-void TraceWriter::Append(const Event& e) {
+void TraceWriter::AppendChecked(ThreadId thread, EventKind kind, uint8_t flags, uint32_t size,
+                                uint64_t addr, SiteId site) {
   Impl& w = *impl_;
   if (w.finished) throw PecanError(w.path + ": Append after Finish");
-  if (e.thread >= w.tables.threads.size() || e.site >= w.tables.sites.size())
-    throw PecanError(w.path + ": event " + std::to_string(w.events) + " names " +
-                     (e.thread >= w.tables.threads.size() ? "thread " + std::to_string(e.thread)
-                                                          : "site " + std::to_string(e.site)) +
+  if (thread >= w.tables.threads.size() || site >= w.tables.sites.size())
+    throw PecanError(w.path + ": event " + std::to_string(events_written()) + " names " +
+                     (thread >= w.tables.threads.size() ? "thread " + std::to_string(thread)
+                                                        : "site " + std::to_string(site)) +
                      ", which was not added first");
-  w.batch.thread.push_back(e.thread);
-  w.batch.kind.push_back(e.kind);
-  w.batch.flags.push_back(e.flags);
-  w.batch.size.push_back(e.size);
-  w.batch.addr.push_back(e.addr);
-  w.batch.site.push_back(e.site);
-  ++w.events;
-  if (w.batch.count() >= w.options.chunk_events) w.WriteChunk();
+  if (chunk_.full()) ChunkFull();  // a full chunk whose write failed
+  if (thread != chunk_.run_thread()) chunk_.StartRun(thread);
+  chunk_.Add(kind, flags, size, addr, site);
+  if (chunk_.full()) ChunkFull();
 }
 
-void TraceWriter::Append(const Event* events, size_t count) {
-  for (size_t i = 0; i < count; ++i) Append(events[i]);
+void TraceWriter::ChunkFull() {
+  Impl& w = *impl_;
+  // Should this throw, the chunk stays full and every Append takes the checked path, which
+  // calls this again before adding.
+  site_limit_ = 0;
+  if (chunk_.count() < w.options.chunk_events) {
+    chunk_.Reserve(std::min(2 * chunk_.capacity(), w.options.chunk_events));
+  } else {
+    w.WriteChunk(chunk_);
+  }
+  AllowFastAppend();
+}
+
+void TraceWriter::AllowFastAppend() {
+  const Impl& w = *impl_;
+  const bool room = !chunk_.full();
+  site_limit_ = !w.finished && room ? static_cast<SiteId>(w.tables.sites.size()) : 0;
 }
 
 void TraceWriter::Flush() {
   Impl& w = *impl_;
   if (w.finished) return;
-  if (w.batch.count() > 0) w.WriteChunk();
+  if (chunk_.count() > 0) {
+    w.WriteChunk(chunk_);
+    AllowFastAppend();
+  }
   if (std::fflush(w.file) != 0) w.FailIo("write");
 }
 
 void TraceWriter::Finish(const ProgramExitInfo& exit, uint64_t dropped_events) {
   Impl& w = *impl_;
   if (w.finished) throw PecanError(w.path + ": Finish called twice");
-  if (w.batch.count() > 0) w.WriteChunk();
+  if (chunk_.count() > 0) w.WriteChunk(chunk_);
   w.finished = true;
+  AllowFastAppend();
 
   proto::TraceFooter& f = w.footer;
-  f.set_event_count(w.events);
+  f.set_event_count(w.events_before);
   f.set_checksum(w.payload_hash.Digest());
   for (size_t i = 0; i < w.tables.threads.size(); ++i)
     *f.add_threads() = ThreadToProto(static_cast<ThreadId>(i), w.tables.threads[i]);
@@ -251,7 +281,7 @@ void TraceWriter::Finish(const ProgramExitInfo& exit, uint64_t dropped_events) {
 }
 
 uint64_t TraceWriter::events_written() const {
-  return impl_->events;
+  return impl_->events_before + chunk_.count();
 }
 uint64_t TraceWriter::bytes_written() const {
   return impl_->offset;

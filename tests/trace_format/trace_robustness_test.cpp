@@ -7,7 +7,7 @@
 
 #include "proto/trace.pb.h"
 #include "random_trace.h"
-#include "trace_format/chunk_codec.h"
+#include "reference_chunk.h"
 #include "trace_format/error.h"
 #include "trace_format/log.h"
 #include "trace_format/proto_conversion.h"
@@ -222,9 +222,7 @@ std::string FutureTrace(uint16_t major, uint16_t minor, uint8_t extra_kind) {
   add(0, static_cast<uint8_t>(EventKind::kWrite), 0x1000);
   add(1, extra_kind, 0x1000);
   add(1, static_cast<uint8_t>(EventKind::kRead), 0x1008);
-  proto::EventChunk chunk;
-  ChunkEncoder encoder;
-  encoder.Encode(batch, chunk);
+  proto::EventChunk chunk = pecan::testing::ReferenceChunk(batch);
   *chunk.add_new_threads() = ThreadToProto(0, ThreadInfo{});
   *chunk.add_new_threads() = ThreadToProto(1, ThreadInfo{0, 0, "child"});
   *chunk.add_new_sites() = SiteToProto(0, SiteInfo{0, 12});

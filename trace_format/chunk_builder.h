@@ -1,0 +1,181 @@
+// The chunk being written: each appended event goes straight into the EventChunk columns, already
+// in protobuf wire format (per-thread zig-zag deltas as varints), so writing the chunk is a copy.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "trace_format/per_thread_delta.h"
+#include "trace_format/trace.h"
+
+namespace pecan {
+
+namespace wire {
+
+inline uint64_t ZigZag(int64_t v) {
+  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
+}
+
+// Writes `v` as a protobuf varint (7 bits a byte, low bits first) and moves `out` past it.
+inline void PutVarint(uint8_t*& out, uint64_t v) {
+  uint8_t* p = out;
+  while (v >= 0x80) {
+    *p = static_cast<uint8_t>(v | 0x80);
+    ++p;
+    v >>= 7;
+  }
+  *p = static_cast<uint8_t>(v);
+  out = p + 1;
+}
+
+inline size_t VarintSize(uint64_t v) {
+  size_t n = 1;
+  while (v >= 0x80) {
+    v >>= 7;
+    ++n;
+  }
+  return n;
+}
+
+}  // namespace wire
+
+// Bytes that grow without being zero-filled (a chunk's columns, its encoding, its zstd frame).
+class ByteBuffer {
+ public:
+  ByteBuffer() = default;
+  ~ByteBuffer();
+  ByteBuffer(const ByteBuffer&) = delete;
+  ByteBuffer& operator=(const ByteBuffer&) = delete;
+
+  uint8_t* data() const { return data_; }
+  size_t capacity() const { return capacity_; }
+  // Makes room for `bytes` bytes, keeping the first `keep`. Throws std::bad_alloc.
+  void Reserve(size_t bytes, size_t keep);
+
+ private:
+  uint8_t* data_ = nullptr;
+  size_t capacity_ = 0;
+};
+
+// One event of a run: the thread is the run's.
+struct RunEvent {
+  EventKind kind = EventKind::kUnspecified;
+  uint8_t flags = 0;
+  uint32_t size = 0;
+  uint64_t addr = 0;
+  SiteId site = 0;
+};
+
+class ChunkBuilder {
+ public:
+  static constexpr ThreadId kNoRun = UINT32_MAX;  // thread ids stay below 2^24
+
+  // The write positions of the open run as a value, so that a loop appending many events of
+  // one thread keeps them in registers: OpenCursor, Add while !full(), CloseCursor. Nothing
+  // else may change the builder in between.
+  class Cursor {
+   public:
+    bool full() const { return kind_out_ == kind_limit_; }
+    size_t room() const { return kind_limit_ - kind_out_; }
+    // Scalars, not a RunEvent: the byte stores below could alias a referenced event and force
+    // reloads.
+    void Add(EventKind kind, uint8_t flags, uint32_t size, uint64_t addr, SiteId site) {
+      kind_out_[0] = static_cast<uint8_t>(kind);
+      kind_out_[flags_offset_] = flags;
+      ++kind_out_;
+      wire::PutVarint(addr_out_, wire::ZigZag(static_cast<int64_t>(addr - addr_)));
+      wire::PutVarint(site_out_, wire::ZigZag(static_cast<int64_t>(site) - site_));
+      wire::PutVarint(size_out_, size);
+      addr_ = addr;
+      site_ = site;
+    }
+
+   private:
+    friend class ChunkBuilder;
+    uint8_t* kind_out_;
+    uint8_t* kind_limit_;
+    size_t flags_offset_;  // an event's flags byte lies this far after its kind byte
+    uint8_t* addr_out_;
+    uint8_t* site_out_;
+    uint8_t* size_out_;
+    uint64_t addr_;  // previous address and site of the run's thread
+    int64_t site_;
+  };
+
+  ChunkBuilder();
+
+  uint32_t count() const { return static_cast<uint32_t>(kind_out_ - kinds_and_flags_.data()); }
+  // Room for this many events; Add needs !full(). Each event may take up to 31 bytes (a 10-byte
+  // address delta, 5-byte site delta, size, run thread and run length, and the kind and flags
+  // bytes); the buffers hold that, untouched until used.
+  uint32_t capacity() const { return capacity_; }
+  bool full() const { return kind_out_ == kind_limit_; }
+  void Reserve(uint32_t events);
+
+  // The thread of the open run (the thread Add appends for), kNoRun at the start of a chunk.
+  ThreadId run_thread() const { return run_thread_; }
+  // Closes the open run and opens one for `thread`.
+  void StartRun(ThreadId thread);
+
+  Cursor OpenCursor() const {
+    Cursor c;
+    c.kind_out_ = kind_out_;
+    c.kind_limit_ = kind_limit_;
+    c.flags_offset_ = capacity_;
+    c.addr_out_ = addr_end_;
+    c.site_out_ = site_end_;
+    c.size_out_ = size_end_;
+    c.addr_ = run_addr_;
+    c.site_ = run_site_;
+    return c;
+  }
+  void CloseCursor(const Cursor& c) {
+    kind_out_ = c.kind_out_;
+    addr_end_ = c.addr_out_;
+    site_end_ = c.site_out_;
+    size_end_ = c.size_out_;
+    run_addr_ = c.addr_;
+    run_site_ = static_cast<uint32_t>(c.site_);
+  }
+
+  // Appends one event of run_thread(). Needs !full().
+  void Add(EventKind kind, uint8_t flags, uint32_t size, uint64_t addr, SiteId site) {
+    Cursor c = OpenCursor();
+    c.Add(kind, flags, size, addr, site);
+    CloseCursor(c);
+  }
+
+  // Closes the open run and returns the size of the chunk's event fields (fields 1-9 of
+  // EventChunk) in wire format.
+  size_t Seal(uint64_t first_event);
+  // Writes those fields, exactly as protobuf serializes them, and returns the end. Table
+  // entries (fields 10-13) may follow: protobuf reads concatenated fields as one message.
+  uint8_t* Encode(uint8_t* out) const;
+  // Empties the chunk; deltas start again from zero.
+  void Clear();
+
+ private:
+  static size_t FieldSize(size_t length) { return 1 + wire::VarintSize(length) + length; }
+
+  // Kinds in the first `capacity_` bytes, flags in the next `capacity_`.
+  ByteBuffer kinds_and_flags_;
+  ByteBuffer addrs_, sites_, sizes_, run_threads_, run_lengths_;
+  uint8_t* kind_out_ = nullptr;  // the next event's kind byte
+  uint8_t* kind_limit_ = nullptr;
+  uint8_t* addr_end_ = nullptr;
+  uint8_t* site_end_ = nullptr;
+  uint8_t* size_end_ = nullptr;
+  uint8_t* run_threads_end_ = nullptr;
+  uint8_t* run_lengths_end_ = nullptr;
+  uint32_t capacity_ = 0;
+
+  ThreadId run_thread_ = kNoRun;
+  uint32_t run_start_ = 0;  // index of the open run's first event
+  uint64_t run_addr_ = 0;   // previous address and site of the open run's thread
+  uint32_t run_site_ = 0;
+  PerThreadDeltaState deltas_;  // the same for the other threads
+
+  uint64_t first_event_ = 0;  // set by Seal
+};
+
+}  // namespace pecan
