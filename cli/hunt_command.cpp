@@ -21,13 +21,14 @@
 #include "analyzer/symbolizer.h"
 #include "cli/command.h"
 #include "cli/workflow_child_process.h"
-#include "cli/workflow_clip_builder.h"
+#include "cli/workflow_clip_picture.h"
 #include "cli/workflow_finding_summary.h"
 #include "cli/workflow_finding_view.h"
 #include "cli/workflow_job_runner.h"
 #include "cli/workflow_replay_runner.h"
 #include "cli/workflow_report_files.h"
 #include "cli/workflow_summary_json.h"
+#include "schedgen/clip_builder.h"
 #include "schedgen/schedule_generator.h"
 #include "trace_format/clip_file.h"
 #include "trace_format/error.h"
@@ -137,13 +138,14 @@ int RunHunt(const HuntOptions& options) {
   const std::string trace_hash = TraceContentHash(trace_path);
   PorIndex por(trace);
   ScheduleGenerator generator(trace, por);
+  const LocksetTable locksets(trace);
   std::vector<SummaryFinding> findings;
   for (const Finding& finding : analysis.findings) {
     SummaryFinding summary = SummarizeFinding(trace, symbolizer, finding);
     summary.traces = {trace_path};
     ClipPlan plan = generator.Generate(finding);
     if (plan.ok) {
-      proto::Clip clip = BuildClip(trace, trace_hash, finding, plan);
+      proto::Clip clip = ClipFromPlan(trace, locksets, finding, plan, trace_hash);
       summary.clip_path = (fs::path(dir) / "clips" / (finding.id + ".clip")).string();
       WriteClipFile(summary.clip_path, clip);
       summary.clip_trace = trace_path;

@@ -12,11 +12,12 @@
 #include "analyzer/analysis.h"
 #include "analyzer/por_index.h"
 #include "analyzer/symbolizer.h"
-#include "cli/workflow_clip_builder.h"
+#include "cli/workflow_clip_picture.h"
 #include "cli/workflow_finding_merge.h"
 #include "cli/workflow_finding_summary.h"
 #include "cli/workflow_finding_view.h"
 #include "proto/clip.pb.h"
+#include "schedgen/clip_builder.h"
 #include "schedgen/schedule_generator.h"
 #include "trace_format/error.h"
 #include "trace_format/trace_reader.h"
@@ -47,6 +48,7 @@ inline TriagedTrace TriageTrace(const std::string& path, const AnalysisOptions& 
     Symbolizer symbolizer(trace);
     PorIndex por(trace);
     ScheduleGenerator generator(trace, por);
+    const LocksetTable locksets(trace);
     const std::string hash = analysis.findings.empty() ? "" : TraceContentHash(path);
     for (const Finding& finding : analysis.findings) {
       TriagedFinding triaged;
@@ -55,7 +57,8 @@ inline TriagedTrace TriageTrace(const std::string& path, const AnalysisOptions& 
       triaged.summary.traces = {path};
       ClipPlan plan = generator.Generate(finding);
       if (plan.ok) {
-        auto clip = std::make_shared<proto::Clip>(BuildClip(trace, hash, finding, plan));
+        auto clip =
+            std::make_shared<proto::Clip>(ClipFromPlan(trace, locksets, finding, plan, hash));
         triaged.summary.clip_trace = path;
         triaged.summary.clip_steps = plan.steps.size();
         triaged.summary.picture = PictureOfClip(*clip, triaged.summary.events);
