@@ -37,13 +37,16 @@ constexpr const char* kBuildHelp = R"(How to build PROGRAM for recording:
   any build system:                                      CC=pecan-cc CXX=pecan-c++ make
   CMake:  find_package(pecan)  then  pecan_instrument(app))";
 
-constexpr const char* kEnvironmentHelp = R"(The runtime (libpecan_rt.so) takes its instructions from the environment, so a test harness can
+constexpr const char* kEnvironmentHelp =
+    R"(The runtime (libpecan_rt.so) takes its instructions from the environment, so a test harness can
 record without `pecan record` by setting these variables itself:
   PECAN_MODE=record        record (default `off`: the program runs normally)
   PECAN_TRACE=FILE         the trace file; %p = pid, %n = program name
                            (default pecan-%n-%p.pecan; `pecan record` sets it from -o)
   PECAN_FUNC_EVENTS=0|1    function entry/exit events (default 1)             --no-func-events
   PECAN_STACK_ACCESSES=0|1 accesses to the thread's own stack (default 0)     --stack-accesses
+  PECAN_REPEATS=drop|all   a thread's repeat of an access it made since its last other event
+                           is left out (drop, default) or recorded too (all)  --repeats
   PECAN_CHUNK_EVENTS=N     events per trace chunk (default 65536)             --chunk-events
   PECAN_ZSTD_LEVEL=N       zstd level of the chunks (default 3)               --zstd-level
   PECAN_FORK=stop|follow   a forked child records nothing (stop, default) or into its own file,
@@ -58,6 +61,7 @@ struct RecordOptions {
   std::optional<uint32_t> chunk_events;
   std::optional<int> zstd_level;
   std::string fork_policy;
+  std::string repeats;
   bool quiet = false;
   std::vector<std::string> command;
 };
@@ -182,6 +186,7 @@ std::map<std::string, std::string> RuntimeEnvironment(const RecordOptions& optio
     environment["PECAN_CHUNK_EVENTS"] = std::to_string(*options.chunk_events);
   if (options.zstd_level) environment["PECAN_ZSTD_LEVEL"] = std::to_string(*options.zstd_level);
   if (!options.fork_policy.empty()) environment["PECAN_FORK"] = options.fork_policy;
+  if (!options.repeats.empty()) environment["PECAN_REPEATS"] = options.repeats;
   if (options.quiet) environment["PECAN_QUIET"] = "1";
   return environment;
 }
@@ -365,6 +370,13 @@ std::function<int()> SetupRecord(CLI::App& app) {
   app.add_flag("--stack-accesses", options->stack_accesses,
                "Also record accesses to each thread's own stack (off by default: rarely shared, "
                "and most of the volume)");
+  app.add_option("--repeats", options->repeats,
+                 "drop (default): when a thread repeats an access (same address, size, kind and "
+                 "instruction) with no other event of its own since, only the first is recorded; "
+                 "all: record every one (slower; needed only to predict an atomicity violation "
+                 "between two runs of one instruction in such a stretch, e.g. a loop re-reading a "
+                 "shared bound)")
+      ->check(CLI::IsMember({"drop", "all"}));
   app.add_option("--chunk-events", options->chunk_events, "Events per trace chunk (default 65536)")
       ->check(CLI::Range(1u, 1u << 26));
   app.add_option("--zstd-level", options->zstd_level,

@@ -18,7 +18,8 @@ namespace {
 
 constexpr const char* kStatsHelp =
     R"(Reads the whole trace once (in bounded memory for .pecan files) and prints:
-  events in total, by kind and by thread; threads and sites;
+  events in total, by kind and by thread, and how many repeated accesses the recorder counted
+  instead of recording them (pecan record --repeats); threads and sites;
   memory locations accessed (distinct addresses of reads, writes and atomics) and how many of
   them are shared (accessed by more than one thread — only those can race);
   chunks, bytes on disk and bytes per event; whether the file is complete, how the program
@@ -32,6 +33,7 @@ constexpr uint32_t kSharedLocation = UINT32_MAX;
 
 struct Counts {
   uint64_t events = 0;
+  uint64_t repeats_left_out = 0;
   std::array<uint64_t, 256> by_kind{};
   std::vector<uint64_t> by_thread;
   // Address -> the only thread that accessed it so far, or kSharedLocation.
@@ -39,6 +41,7 @@ struct Counts {
 
   void Add(const Event& e) {
     ++events;
+    repeats_left_out += e.repeats_before;
     ++by_kind[static_cast<uint8_t>(e.kind)];
     if (e.thread >= by_thread.size()) by_thread.resize(e.thread + 1);
     ++by_thread[e.thread];
@@ -64,7 +67,12 @@ void PrintStats(const std::string& path, const Counts& c, const TraceMeta& meta,
     for (const auto& a : meta.args) std::cout << " " << a;
     std::cout << "\n";
   }
-  std::cout << "events:     " << c.events << "\n";
+  std::cout << "events:     " << c.events;
+  if (meta.settings.drop_repeats) {
+    std::cout << " (and " << c.repeats_left_out
+              << " repeated accesses counted, not recorded: see pecan record --repeats)";
+  }
+  std::cout << "\n";
   std::cout << "threads:    " << threads.size() << "\n";
   std::cout << "sites:      " << sites << "\n";
   uint64_t shared = 0;

@@ -11,7 +11,9 @@ namespace pecan::rt {
 // One ring entry. Layouts by kind (IsStampedKind decides which):
 //  plain   (READ, WRITE, FUNC_ENTRY, FUNC_EXIT), one slot:
 //            word = address (bits 0..47) | kind (48..52) | flags (53..55) | size (56..63)
-//            pc   = return address inside the instrumented code
+//            pc   = return address inside the instrumented code (bits 0..47) | repeats of an
+//                   access left out since the thread's previous event (48..63,
+//                   repeat_filter.h); the same in the first slot of a stamped event
 //          An access wider than kMaxInlineSize stores size 0 and is followed by one extension
 //          slot {word = size, pc = 0}.
 //  stamped (everything else), two slots:

@@ -81,6 +81,7 @@ TraceMeta BuildTraceMeta(const RuntimeConfig& settings) {
   meta.settings.func_events = settings.func_events;
   meta.settings.stack_accesses = settings.stack_accesses;
   meta.settings.fork_policy = ForkPolicyName(settings.fork_policy);
+  meta.settings.drop_repeats = settings.drop_repeats;
   return meta;
 }
 

@@ -99,6 +99,15 @@ RuntimeConfig ReadRuntimeConfig() {
   config.chunk_events = ReadInt<uint32_t>("PECAN_CHUNK_EVENTS", 65536, 1, 1 << 26);
   config.zstd_level = ReadInt<int>("PECAN_ZSTD_LEVEL", 3, -7, 22);
 
+  const char* repeats = Env("PECAN_REPEATS");
+  if (repeats == nullptr || strcmp(repeats, "drop") == 0) {
+    config.drop_repeats = true;
+  } else if (strcmp(repeats, "all") == 0) {
+    config.drop_repeats = false;
+  } else {
+    RuntimeMessage("unknown PECAN_REPEATS '", repeats, "'; using 'drop'");
+  }
+
   const char* fork_policy = Env("PECAN_FORK");
   if (fork_policy == nullptr || strcmp(fork_policy, "stop") == 0) {
     config.fork_policy = ForkPolicy::kStop;

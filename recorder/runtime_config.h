@@ -15,6 +15,7 @@ struct RuntimeConfig {
   std::string trace_path;  // after %p / %n expansion
   bool func_events = true;
   bool stack_accesses = false;
+  bool drop_repeats = true;  // repeat_filter.h
   uint32_t chunk_events = 65536;
   int zstd_level = 3;
   ForkPolicy fork_policy = ForkPolicy::kStop;

@@ -112,6 +112,10 @@ bool AttachCurrentThread(uint32_t serial, uint64_t entry_pc) {
   t.ignore_depth = 0;
   ComputeStack(t);
   t.stack_filter_bytes = Config().stack_accesses ? 0 : t.stack_bytes;
+  // Without its table (out of memory) the thread records every repeat: slower, still right.
+  t.repeats = Config().drop_repeats ? CreateRepeatTable() : nullptr;
+  t.epoch_tag = kFirstEpochTag;
+  t.repeats_left_out = 0;
   t.open_gates = 0;
   InstallAltStack();
   if (exit_key_created) pthread_setspecific(exit_key, &first_round_marker);
@@ -134,6 +138,7 @@ void EndCurrentThread() {
   if (t.ring == nullptr || !(t.open_gates & kGateEvents)) return;
   // Frames left without returning (pthread_exit, cancellation) exit here.
   for (; t.func_depth > 0; --t.func_depth) {
+    EndEpoch(t);
     BeforeEvent(t, EventKind::kFuncExit, t.entry_pc, 0, 0);
     EmitPlain(t, PackPlainWord(EventKind::kFuncExit, 0, 0, 0), t.entry_pc);
   }
@@ -142,6 +147,8 @@ void EndCurrentThread() {
   if (t.gates & kGateReplay) ReplayDetachThread();
   t.gates = 0;
   t.open_gates = 0;
+  DestroyRepeatTable(t.repeats);
+  t.repeats = nullptr;
   ThreadRing* ring = t.ring;
   t.ring = nullptr;
   ring->finished.store(true, std::memory_order_release);  // the writer frees it once drained

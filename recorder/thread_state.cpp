@@ -7,7 +7,7 @@
 
 namespace pecan::rt {
 
-thread_local ThreadState tls_thread __attribute__((tls_model("initial-exec")));
+thread_local constinit ThreadState tls_thread __attribute__((tls_model("initial-exec")));
 std::atomic<bool> recording_closed{false};
 std::atomic<uint64_t> dropped_events{0};
 GlobalStamp global_stamp;
@@ -36,6 +36,39 @@ bool WaitForRingSpace(ThreadState& t, uint64_t slots) {
   }
 }
 
+void EmitPlainSlow(ThreadState& t, uint64_t word, uint64_t pc) {
+  EmitPlain(t, word, pc);
+}
+
+void RecordAccessSlow(EventKind kind, uint64_t addr, uint64_t size, uint64_t pc) {
+  ThreadState& t = tls_thread;
+  if (!(t.gates & kGateAccesses)) return;
+  if (addr - t.stack_lo < t.stack_filter_bytes) return;
+  BeforeEvent(t, kind, pc, addr, size);
+  if (size <= kMaxInlineSize) {
+    const uint64_t word = PackPlainWord(kind, 0, size, addr);
+    if (t.repeats != nullptr && t.repeats_left_out < kMaxRepeatsBefore &&
+        IsRepeat(t.repeats, t.epoch_tag, word, pc)) {
+      ++t.repeats_left_out;
+      return;
+    }
+    EmitPlain(t, word, pc);
+    return;
+  }
+  // Wide range: header slot with size 0, then the size. Both go in one append.
+  const uint32_t saved = t.gates;
+  t.gates = 0;
+  CompilerBarrier();
+  if (t.tail + 2 <= t.tail_limit || WaitForRingSpace(t, 2)) {
+    t.slots[t.tail & t.mask] = Slot{PackPlainWord(kind, 0, 0, addr), SlotPc(t, pc)};
+    t.slots[(t.tail + 1) & t.mask] = Slot{size, 0};
+    t.tail += 2;
+    t.ring->tail.store(t.tail, std::memory_order_release);
+  }
+  CompilerBarrier();
+  t.gates = saved;
+}
+
 bool BeginStamped(ThreadState& t, uint32_t& saved_gates) {
   saved_gates = t.gates;
   t.gates = 0;
@@ -45,8 +78,9 @@ bool BeginStamped(ThreadState& t, uint32_t& saved_gates) {
 
 void CommitStamped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t target, uint64_t size,
                    uint64_t pc) {
+  EndEpoch(t);
   const uint64_t stamp = TakeStamp();
-  t.slots[t.tail & t.mask] = Slot{PackStampWord(kind, flags, stamp), pc};
+  t.slots[t.tail & t.mask] = Slot{PackStampWord(kind, flags, stamp), SlotPc(t, pc)};
   t.slots[(t.tail + 1) & t.mask] = Slot{target, size};
   t.tail += 2;
   t.ring->tail.store(t.tail, std::memory_order_release);

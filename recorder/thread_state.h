@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "recorder/event_slot.h"
+#include "recorder/repeat_filter.h"
 #include "recorder/replay_bridge.h"
 #include "recorder/thread_ring.h"
 
@@ -34,15 +35,19 @@ struct ThreadState {
   uint64_t tail;        // next slot to write (private copy of ring->tail)
   uint64_t tail_limit;  // tail may grow up to here before the ring's head must be re-read
   ThreadRing* ring;
-  uint64_t stack_bytes;  // size of the thread's stack, for the FREE at THREAD_END
-  uint64_t entry_pc;     // the thread's start routine: site of THREAD_BEGIN/THREAD_END
+  RepeatEntry* repeats;       // the repeat filter (repeat_filter.h); nullptr records every access
+  uint64_t epoch_tag;         // the current epoch in the top 16 bits
+  uint32_t repeats_left_out;  // since the thread's last recorded event (at most kMaxRepeatsBefore)
+  uint64_t stack_bytes;       // size of the thread's stack, for the FREE at THREAD_END
+  uint64_t entry_pc;          // the thread's start routine: site of THREAD_BEGIN/THREAD_END
   uint32_t serial;
   uint32_t ignore_depth;
   uint32_t func_depth;  // recorded FUNC_ENTRYs not yet exited
   pid_t tid;
 };
 
-extern thread_local ThreadState tls_thread __attribute__((tls_model("initial-exec")));
+// constinit: no TLS wrapper call on each access (the state is zero-initialized).
+extern thread_local constinit ThreadState tls_thread __attribute__((tls_model("initial-exec")));
 
 // Stops the writer from waiting forever: once set, a full ring drops events instead of waiting.
 extern std::atomic<bool> recording_closed;
@@ -54,6 +59,14 @@ bool WaitForRingSpace(ThreadState& t, uint64_t slots);
 
 inline void CompilerBarrier() {
   std::atomic_signal_fence(std::memory_order_seq_cst);
+}
+
+// The pc as a slot stores it: with the count of repeats left out since the thread's previous
+// event, which this event now carries (repeat_filter.h).
+inline uint64_t SlotPc(ThreadState& t, uint64_t pc) {
+  const uint64_t slot_pc = (pc & kLow48) | (uint64_t{t.repeats_left_out} << kRepeatsShift);
+  t.repeats_left_out = 0;
+  return slot_pc;
 }
 
 // Appends one plain event. The gates are closed while the slot is written, so an instrumented
@@ -69,7 +82,7 @@ inline void EmitPlain(ThreadState& t, uint64_t word, uint64_t pc) {
   }
   Slot& slot = t.slots[t.tail & t.mask];
   slot.word = word;
-  slot.pc = pc;
+  slot.pc = SlotPc(t, pc);
   t.ring->tail.store(++t.tail, std::memory_order_release);
   CompilerBarrier();
   t.gates = saved;
@@ -82,28 +95,51 @@ inline void BeforeEvent(const ThreadState& t, EventKind kind, uint64_t pc, uint6
   if (__builtin_expect(t.gates & kGateReplay, 0)) ReplayBeforeEvent(kind, pc, target, size);
 }
 
-// Plain memory access of `size` bytes (size > 0).
-inline void RecordAccess(EventKind kind, uint64_t addr, uint64_t size, uint64_t pc) {
+// The parts of RecordAccess kept out of the hot path: replay mode (the scheduler decides
+// first), accesses wider than kMaxInlineSize, and a full ring.
+void RecordAccessSlow(EventKind kind, uint64_t addr, uint64_t size, uint64_t pc);
+void EmitPlainSlow(ThreadState& t, uint64_t word, uint64_t pc);
+
+// Plain memory access of `size` bytes (size > 0): the hot path of every instrumented load and
+// store, inlined into each callback — a few loads and compares, then either nothing (gated,
+// the thread's own stack, a repeat) or one 16-byte slot.
+__attribute__((always_inline)) inline void RecordAccess(EventKind kind, uint64_t addr,
+                                                        uint64_t size, uint64_t pc) {
   ThreadState& t = tls_thread;
-  if (__builtin_expect(!(t.gates & kGateAccesses), 0)) return;
-  if (addr - t.stack_lo < t.stack_filter_bytes) return;
-  BeforeEvent(t, kind, pc, addr, size);
-  if (__builtin_expect(size <= kMaxInlineSize, 1)) {
-    EmitPlain(t, PackPlainWord(kind, 0, size, addr), pc);
+  const uint32_t gates = t.gates;
+  if (__builtin_expect((gates & (kGateAccesses | kGateReplay)) != kGateAccesses, 0)) {
+    if (gates & kGateAccesses) RecordAccessSlow(kind, addr, size, pc);
     return;
   }
-  // Wide range: header slot with size 0, then the size. Both go in one append.
-  const uint32_t saved = t.gates;
+  if (addr - t.stack_lo < t.stack_filter_bytes) return;
+  if (__builtin_expect(size > kMaxInlineSize, 0)) {
+    RecordAccessSlow(kind, addr, size, pc);
+    return;
+  }
+  const uint64_t word = PackPlainWord(kind, 0, size, addr);
+  if (t.repeats != nullptr && t.repeats_left_out < kMaxRepeatsBefore &&
+      IsRepeat(t.repeats, t.epoch_tag, word, pc)) {
+    ++t.repeats_left_out;
+    return;
+  }
+  if (__builtin_expect(t.tail >= t.tail_limit, 0)) {
+    EmitPlainSlow(t, word, pc);
+    return;
+  }
+  // As EmitPlain, with the ring known to have room.
   t.gates = 0;
   CompilerBarrier();
-  if (t.tail + 2 <= t.tail_limit || WaitForRingSpace(t, 2)) {
-    t.slots[t.tail & t.mask] = Slot{PackPlainWord(kind, 0, 0, addr), pc};
-    t.slots[(t.tail + 1) & t.mask] = Slot{size, 0};
-    t.tail += 2;
-    t.ring->tail.store(t.tail, std::memory_order_release);
-  }
+  Slot& slot = t.slots[t.tail & t.mask];
+  slot.word = word;
+  slot.pc = SlotPc(t, pc);
+  t.ring->tail.store(++t.tail, std::memory_order_release);
   CompilerBarrier();
-  t.gates = saved;
+  t.gates = gates;
+}
+
+// Every non-plain event a thread records ends its epoch (repeat_filter.h).
+inline void EndEpoch(ThreadState& t) {
+  StartNextEpoch(t.repeats, t.epoch_tag);
 }
 
 // Stamped events in three steps, so an atomic operation can run between reserving space and

@@ -20,6 +20,7 @@
 
 #include "recorder/global_stamp.h"
 #include "recorder/real_functions.h"
+#include "recorder/repeat_filter.h"
 #include "recorder/runtime.h"
 #include "recorder/runtime_messages.h"
 #include "recorder/thread_state.h"
@@ -273,6 +274,7 @@ void TraceCollector::AdoptNewRings() {
     RingCursor cursor;
     cursor.ring = ring;
     cursor.head = ring->head.load(std::memory_order_relaxed);
+    cursor.tail = cursor.head;
     cursors_.push_back(cursor);
     ring = next;
   }
@@ -283,48 +285,17 @@ bool TraceCollector::DrainRing(size_t cursor_index, uint64_t stamp_limit) {
   ThreadRing& ring = *cursor.ring;
   const Slot* const slots = ring.slots;
   const uint64_t mask = ring.mask;
-  const uint64_t tail = ring.tail.load(std::memory_order_acquire);
+  // The producer stores its tail after every event: read that line only when what was seen
+  // of the ring is used up.
+  if (cursor.head == cursor.tail) cursor.tail = ring.tail.load(std::memory_order_acquire);
+  const uint64_t tail = cursor.tail;
   const uint64_t start = cursor.head;
   uint64_t head = start;
   uint64_t published = start;
   while (head < tail) {
     const uint64_t word = slots[head & mask].word;
-    if (!IsStampedKind(SlotKind(word))) {
-      // Plain events go straight from the slots into the writer's chunk columns, up to the next
-      // stamped event, the ring's tail or the next point to hand space back to the producer.
-      // Slots are read by pointer up to the ring's physical end; the next pass wraps around.
-      const Slot* slot = &slots[head & mask];
-      const Slot* const ring_end = slots + mask + 1;
-      const Slot* const stop = slot + std::min({tail - head, published + kHeadPublishSlots - head,
-                                                uint64_t(ring_end - slot)});
-      const Slot* const run_start = slot;
-      if (cursor.thread >= 0) [[likely]] {
-        writer_.AppendRun(ThreadId(cursor.thread), [&]() -> std::optional<RunEvent> {
-          if (slot >= stop) return std::nullopt;
-          // The producer wrote these lines on another core: ask for them a few lines ahead (a
-          // prefetch past the ring's end is harmless).
-          __builtin_prefetch(slot + kPrefetchSlots);
-          const uint64_t slot_word = slot->word;
-          const EventKind kind = SlotKind(slot_word);
-          if (IsStampedKind(kind)) return std::nullopt;
-          RunEvent e{kind, SlotFlags(slot_word), uint32_t(SlotInlineSize(slot_word)),
-                     SlotLow48(slot_word), sites_.Intern(slot->pc)};
-          if (e.size == 0 && IsPlainAccess(kind)) [[unlikely]] {
-            // A wide access: its size is in the next slot (at the ring's start after the end).
-            const uint64_t size = (slot + 1 == ring_end ? slots[0] : slot[1]).word;
-            e.size = uint32_t(std::min<uint64_t>(size, UINT32_MAX));
-            ++slot;
-          }
-          ++slot;
-          return e;
-        });
-        head += uint64_t(slot - run_start);
-      } else {
-        // Before its THREAD_BEGIN a ring's events belong to no trace thread.
-        const EventKind kind = SlotKind(word);
-        head += SlotInlineSize(word) == 0 && IsPlainAccess(kind) ? 2 : 1;
-      }
-    } else {
+    const EventKind kind = SlotKind(word);
+    if (IsStampedKind(kind)) {
       const uint64_t stamp = SlotLow48(word);
       if (stamp < next_stamp_) {
         // A stamp given up at a crash that was published after all: too late to place it.
@@ -335,11 +306,20 @@ bool TraceCollector::DrainRing(size_t cursor_index, uint64_t stamp_limit) {
         cursor.blocked_stamp = stamp;
         blocked_.push(BlockedHead{stamp, cursor_index});
         break;
-      } else {
+      } else if (cursor.thread < 0 || ChangesThreadTable(kind)) {
         EmitStampedHead(cursor, head);
         ++next_stamp_;
         head += 2;
+      } else {
+        head = AppendInTurnRun(cursor, head, std::min(tail, published + kHeadPublishSlots),
+                               stamp_limit);
       }
+    } else if (cursor.thread < 0) {
+      // Before its THREAD_BEGIN a ring's events belong to no trace thread.
+      head += SlotInlineSize(word) == 0 && IsPlainAccess(kind) ? 2 : 1;
+    } else {
+      head =
+          AppendInTurnRun(cursor, head, std::min(tail, published + kHeadPublishSlots), stamp_limit);
     }
     // Hand space back to the producer as we go, so it keeps running while we encode.
     if (head - published >= kHeadPublishSlots) {
@@ -350,6 +330,54 @@ bool TraceCollector::DrainRing(size_t cursor_index, uint64_t stamp_limit) {
   cursor.head = head;
   if (head != published) PublishRingHead(ring, head);
   return head != start;
+}
+
+bool TraceCollector::ChangesThreadTable(EventKind kind) {
+  return kind == EventKind::kThreadBegin || kind == EventKind::kFork || kind == EventKind::kJoin;
+}
+
+uint64_t TraceCollector::AppendInTurnRun(RingCursor& cursor, uint64_t head, uint64_t stop,
+                                         uint64_t stamp_limit) {
+  const Slot* const slots = cursor.ring->slots;
+  const uint64_t mask = cursor.ring->mask;
+  // Plain events go straight from the slots into the writer's chunk columns, and so do stamped
+  // events whose turn has come, up to `stop` or an event that needs more than that.
+  writer_.AppendRun(ThreadId(cursor.thread), [&]() -> std::optional<RunEvent> {
+    if (head >= stop) return std::nullopt;
+    const Slot& slot = slots[head & mask];
+    // The producer wrote these lines on another core: ask for them a few lines ahead.
+    __builtin_prefetch(&slots[(head + kPrefetchSlots) & mask]);
+    const uint64_t word = slot.word;
+    const EventKind kind = SlotKind(word);
+    if (!IsStampedKind(kind)) {
+      RunEvent e{kind,
+                 SlotFlags(word),
+                 uint32_t(SlotInlineSize(word)),
+                 SlotLow48(word),
+                 sites_.Intern(slot.pc & kLow48),
+                 uint16_t(slot.pc >> kRepeatsShift)};
+      if (e.size == 0 && IsPlainAccess(kind)) [[unlikely]] {
+        // A wide access: its size is in the next slot, published with it.
+        e.size = uint32_t(std::min<uint64_t>(slots[(head + 1) & mask].word, UINT32_MAX));
+        ++head;
+      }
+      ++head;
+      return e;
+    }
+    const uint64_t stamp = SlotLow48(word);
+    if (stamp != next_stamp_ || stamp >= stamp_limit || ChangesThreadTable(kind))
+      return std::nullopt;
+    const Slot& second = slots[(head + 1) & mask];
+    ++next_stamp_;
+    head += 2;
+    return RunEvent{kind,
+                    SlotFlags(word),
+                    uint32_t(std::min<uint64_t>(second.pc, UINT32_MAX)),
+                    second.word,
+                    sites_.Intern(slot.pc & kLow48),
+                    uint16_t(slot.pc >> kRepeatsShift)};
+  });
+  return head;
 }
 
 void TraceCollector::EmitStampedHead(RingCursor& cursor, uint64_t head) {
@@ -387,7 +415,8 @@ void TraceCollector::EmitStampedHead(RingCursor& cursor, uint64_t head) {
     if (child < 0) return;  // joined a thread the recorder never saw start
     event.addr = uint64_t(child);
   }
-  event.site = sites_.Intern(first.pc);
+  event.site = sites_.Intern(first.pc & kLow48);
+  event.repeats_before = uint16_t(first.pc >> kRepeatsShift);
   writer_.Append(event);
 }
 

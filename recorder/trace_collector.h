@@ -50,6 +50,7 @@ class TraceCollector {
   struct RingCursor {
     ThreadRing* ring = nullptr;
     uint64_t head = 0;     // next slot to read
+    uint64_t tail = 0;     // the ring's tail when last read (slots below it are published)
     bool blocked = false;  // head is a stamped event waiting for its turn
     uint64_t blocked_stamp = 0;
     int64_t thread = -1;  // dense trace id, known from its THREAD_BEGIN on
@@ -68,6 +69,12 @@ class TraceCollector {
   void AdoptNewRings();
   // Writes the ring's events up to its tail or to a stamped event whose turn has not come.
   bool DrainRing(size_t cursor_index, uint64_t stamp_limit);
+  // Appends the thread's events from `head` on: plain ones and stamped ones whose turn has come,
+  // up to `stop` or the first event that must wait or goes through EmitStampedHead. Returns
+  // the slot after the last one written.
+  uint64_t AppendInTurnRun(RingCursor& cursor, uint64_t head, uint64_t stop, uint64_t stamp_limit);
+  // FORK, JOIN and THREAD_BEGIN update the thread table as they are written.
+  static bool ChangesThreadTable(EventKind kind);
   // Writes the stamped event in the two slots at `head` (the caller moves past them).
   void EmitStampedHead(RingCursor& cursor, uint64_t head);
   void ReleaseFinishedRings();

@@ -43,6 +43,7 @@ PECAN_EXPORT void __tsan_func_entry(void* caller_pc) {
   ThreadState& t = tls_thread;
   if (!(t.gates & kGateFuncs)) return;
   ++t.func_depth;
+  EndEpoch(t);
   BeforeEvent(t, EventKind::kFuncEntry, PECAN_CALLER_PC(), 0, 0);
   EmitPlain(t, PackPlainWord(EventKind::kFuncEntry, 0, 0, 0), PECAN_CALLER_PC());
 }
@@ -51,6 +52,7 @@ PECAN_EXPORT void __tsan_func_exit() {
   ThreadState& t = tls_thread;
   if (!(t.gates & kGateFuncs) || t.func_depth == 0) return;
   --t.func_depth;
+  EndEpoch(t);
   BeforeEvent(t, EventKind::kFuncExit, PECAN_CALLER_PC(), 0, 0);
   EmitPlain(t, PackPlainWord(EventKind::kFuncExit, 0, 0, 0), PECAN_CALLER_PC());
 }

@@ -39,6 +39,8 @@ ClipFollowPolicy::ClipFollowPolicy(const ReplaySchedule& schedule, SiteLocator& 
     thread_by_path_.emplace(PathKey(thread.parent, thread.ordinal), static_cast<LogicalThread>(i));
   }
   anomaly_seen_.reserve(schedule_.anomaly.size());
+  epoch_of_thread_.assign(schedule_.threads.size(), 0);
+  free_repeats_run_.assign(schedule_.threads.size(), 0);
 }
 
 LogicalThread ClipFollowPolicy::IdentifyThread(LogicalThread parent, uint32_t ordinal) {
@@ -54,17 +56,63 @@ LogicalThread ClipFollowPolicy::FirstHolder() {
   return schedule_.steps.empty() ? kNoThread : schedule_.steps.front().thread;
 }
 
+size_t ClipFollowPolicy::AccessKeyHash::operator()(const AccessKey& k) const {
+  uint64_t h = k.addr * 0x9E3779B97F4A7C15ull;
+  h ^= (k.epoch + (uint64_t{k.thread} << 40)) * 0xC2B2AE3D27D4EB4Full;
+  h ^= (k.pc + static_cast<uint64_t>(k.kind)) * 0x165667B19E3779F9ull;
+  h ^= k.size;
+  return static_cast<size_t>(h ^ (h >> 29));
+}
+
+uint64_t ClipFollowPolicy::RepeatOf(LogicalThread thread, const EventView& event) const {
+  if (!schedule_.knows_repeats || !IsPlainAccess(event.kind) || thread >= epoch_of_thread_.size())
+    return kNotARepeat;
+  auto found = first_access_step_.find(
+      {epoch_of_thread_[thread], event.addr, event.pc, event.size, thread, event.kind});
+  return found == first_access_step_.end() ? kNotARepeat : found->second;
+}
+
+void ClipFollowPolicy::NoteExecuted(LogicalThread thread, const EventView& event,
+                                    uint64_t position) {
+  if (!schedule_.knows_repeats || thread >= epoch_of_thread_.size()) return;
+  if (!IsPlainAccess(event.kind)) {
+    ++epoch_of_thread_[thread];  // as the recorder's epochs end at every other event
+    return;
+  }
+  first_access_step_.try_emplace(
+      {epoch_of_thread_[thread], event.addr, event.pc, event.size, thread, event.kind}, position);
+}
+
 SchedulePolicy::Check ClipFollowPolicy::CheckEvent(LogicalThread thread, const EventView& event) {
   const uint64_t position = position_.load(std::memory_order_relaxed);
   if (position >= schedule_.steps.size()) return Check::kNotMine;
   const ScheduleStep& step = schedule_.steps[position];
+  const uint64_t repeat_of = RepeatOf(thread, event);
   if (step.thread != thread) {
+    // The thread being positioned for the anomaly's last event runs the repeats the recording
+    // counted before that event, so that it can stand at the event itself.
+    if (repeat_of != kNotARepeat && positioning_.load() == Positioning::kActive &&
+        schedule_.steps[schedule_.anomaly.back().step].thread == thread &&
+        free_repeats_run_[thread] < schedule_.steps[schedule_.anomaly.back().step].repeats_before) {
+      ++free_repeats_run_[thread];
+      return Check::kFree;
+    }
     NotePoised(thread, event, position);
     return Check::kNotMine;
   }
-  if (Matches(step, event))
+  // Repeats the recording left out before this step run first, on this thread's turn (so
+  // never alongside another thread), without taking a step; exactly as many as it counted.
+  if (repeat_of != kNotARepeat && free_repeats_run_[thread] < step.repeats_before) {
+    ++free_repeats_run_[thread];
+    return Check::kFree;
+  }
+  if (Matches(step, event, repeat_of))
     return StartPositioning(thread, position) ? Check::kNotMine : Check::kMine;
-  return CheckAfterMismatch(step, event);
+  if (repeat_of != kNotARepeat) {
+    repeated_too_often_ = true;  // e.g. a spin loop whose flag the schedule never sets
+    return Check::kDiverged;
+  }
+  return CheckAfterMismatch(step, event, repeat_of);
 }
 
 bool ClipFollowPolicy::LastThreadGoesStraightThere(uint64_t position) const {
@@ -86,8 +134,10 @@ bool ClipFollowPolicy::StartPositioning(LogicalThread thread, uint64_t position)
   return true;
 }
 
-bool ClipFollowPolicy::Matches(const ScheduleStep& step, const EventView& event) const {
-  return SameKind(step.kind, event) && runtime_pc_[step.site] == event.pc;
+bool ClipFollowPolicy::Matches(const ScheduleStep& step, const EventView& event,
+                               uint64_t repeat_of) const {
+  return SameKind(step.kind, event) && runtime_pc_[step.site] == event.pc &&
+         (!schedule_.knows_repeats || step.repeat_of == repeat_of);
 }
 
 void ClipFollowPolicy::NotePoised(LogicalThread thread, const EventView& event, uint64_t position) {
@@ -98,7 +148,9 @@ void ClipFollowPolicy::NotePoised(LogicalThread thread, const EventView& event, 
   // Whatever it reported, the thread being positioned has now had its chance.
   Positioning active = Positioning::kActive;
   positioning_.compare_exchange_strong(active, Positioning::kDone);
-  if (position > last || !Matches(step, event) || !LastThreadGoesStraightThere(position)) return;
+  if (position > last || !Matches(step, event, RepeatOf(thread, event)) ||
+      !LastThreadGoesStraightThere(position))
+    return;
   last_poised_ = true;
   last_poised_at_ = {event.addr, event.size};
 }
@@ -117,13 +169,14 @@ bool ClipFollowPolicy::FormsWithLastPending() {
 }
 
 SchedulePolicy::Check ClipFollowPolicy::CheckAfterMismatch(const ScheduleStep& step,
-                                                           const EventView& event) {
+                                                           const EventView& event,
+                                                           uint64_t repeat_of) {
   if (!SameKind(step.kind, event)) return Check::kDiverged;
   // The site's module may have been loaded after start-up (dlopen): look once more.
   if (!located_again_) {
     located_again_ = true;
     locator_.Locate(schedule_, runtime_pc_);
-    if (runtime_pc_[step.site] == event.pc) return Check::kMine;
+    if (Matches(step, event, repeat_of)) return Check::kMine;
   }
   return Check::kDiverged;
 }
@@ -131,6 +184,8 @@ SchedulePolicy::Check ClipFollowPolicy::CheckAfterMismatch(const ScheduleStep& s
 SchedulePolicy::Progress ClipFollowPolicy::Execute(LogicalThread thread, const EventView& event) {
   Progress progress;
   const uint64_t position = position_.load(std::memory_order_relaxed);
+  NoteExecuted(thread, event, position);
+  if (thread < free_repeats_run_.size()) free_repeats_run_[thread] = 0;
   if (next_anomaly_ < schedule_.anomaly.size() &&
       schedule_.anomaly[next_anomaly_].step == position) {
     anomaly_seen_.push_back({event.addr, event.size});
@@ -193,6 +248,14 @@ std::string ClipFollowPolicy::DescribeDivergence(LogicalThread thread,
                                                  const EventView& event) const {
   const uint64_t position = position_.load(std::memory_order_acquire);
   const ScheduleStep& step = schedule_.steps[position];
+  if (repeated_too_often_) {
+    return ThreadName(thread) + " diverged before step " + std::to_string(position + 1) + " of " +
+           std::to_string(schedule_.steps.size()) + ": it repeated its " +
+           std::string(EventKindName(event.kind)) + " at " + locator_.DescribePc(event.pc) +
+           " more than the " + std::to_string(step.repeats_before) +
+           " times the recording did before its " + std::string(EventKindName(step.kind)) + " at " +
+           schedule_.DescribeSite(step.site);
+  }
   return ThreadName(thread) + " diverged at step " + std::to_string(position + 1) + " of " +
          std::to_string(schedule_.steps.size()) + ": expected " +
          std::string(EventKindName(step.kind)) + " at " + schedule_.DescribeSite(step.site) +

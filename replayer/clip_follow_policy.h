@@ -43,9 +43,18 @@ class ClipFollowPolicy final : public SchedulePolicy {
   bool formed_with_last_pending() const { return formed_with_last_pending_; }
 
  private:
-  Check CheckAfterMismatch(const ScheduleStep& step, const EventView& event);
+  Check CheckAfterMismatch(const ScheduleStep& step, const EventView& event, uint64_t repeat_of);
   bool AnomalyLocationsAgree();
-  bool Matches(const ScheduleStep& step, const EventView& event) const;
+  // Whether `event` is the step: same kind and site and, when the clip knows repeats, a repeat
+  // of the same step (`repeat_of`, from RepeatOf) or, like the step, no repeat.
+  bool Matches(const ScheduleStep& step, const EventView& event, uint64_t repeat_of) const;
+  // The step whose access `thread`'s plain access `event` repeats in this epoch (the thread's
+  // events since its last non-access event), or kNotARepeat: exact, unlike the recorder's
+  // filter, which may let a repeat through (recorder/repeat_filter.h).
+  uint64_t RepeatOf(LogicalThread thread, const EventView& event) const;
+  // After `thread` executed `event` as step `position`: remembers a first access, or starts
+  // a new epoch after any other event.
+  void NoteExecuted(LogicalThread thread, const EventView& event, uint64_t position);
   // `thread` reported `event` while the next step is another thread's: if that is the
   // anomaly's last event and nothing else of `thread` comes first, remember where it stands.
   void NotePoised(LogicalThread thread, const EventView& event, uint64_t position);
@@ -76,6 +85,26 @@ class ClipFollowPolicy final : public SchedulePolicy {
   std::atomic<Positioning> positioning_{Positioning::kNotYet};
   StopReport refuted_;
   std::unordered_map<uint64_t, LogicalThread> thread_by_path_;  // (parent << 32 | ordinal)
+  struct AccessKey {
+    uint64_t epoch;
+    uint64_t addr;
+    uint64_t pc;
+    uint32_t size;
+    LogicalThread thread;
+    EventKind kind;
+    bool operator==(const AccessKey&) const = default;
+  };
+  struct AccessKeyHash {
+    size_t operator()(const AccessKey& k) const;
+  };
+  // The first access of each epoch, by the step it took; never cleared (a new epoch makes new
+  // keys), so it grows with the accesses the schedule executes.
+  std::unordered_map<AccessKey, uint64_t, AccessKeyHash> first_access_step_;
+  std::vector<uint64_t> epoch_of_thread_;  // by LogicalThread
+  // Repeats each thread ran without a step since its last step, against the next step's
+  // repeats_before (by LogicalThread).
+  std::vector<uint32_t> free_repeats_run_;
+  bool repeated_too_often_ = false;  // the divergence was one repeat more than recorded
   std::atomic<LogicalThread> next_unrecorded_;
 };
 

@@ -67,6 +67,11 @@ ReplaySchedule ReplaySchedule::FromClip(const proto::Clip& clip) {
   const int step_count = clip.step_kind_size();
   if (clip.step_site_size() != step_count)
     throw PecanError("step_kind and step_site differ in length");
+  schedule.knows_repeats = clip.step_repeat_of_size() != 0;
+  if (schedule.knows_repeats && clip.step_repeat_of_size() != step_count)
+    throw PecanError("step_kind and step_repeat_of differ in length");
+  if (clip.step_repeats_before_size() != 0 && clip.step_repeats_before_size() != step_count)
+    throw PecanError("step_kind and step_repeats_before differ in length");
   schedule.steps.reserve(step_count);
   for (int run = 0; run < clip.run_thread_size(); ++run) {
     auto thread = thread_by_clip_id.find(clip.run_thread(run));
@@ -84,7 +89,18 @@ ReplaySchedule ReplaySchedule::FromClip(const proto::Clip& clip) {
       if (site == site_by_clip_id.end())
         throw PecanError("step " + std::to_string(step) + " names an unknown site " +
                          std::to_string(clip.step_site(step)));
-      schedule.steps.push_back({thread->second, static_cast<EventKind>(kind), site->second});
+      ScheduleStep entry{thread->second, static_cast<EventKind>(kind), site->second, kNotARepeat,
+                         clip.step_repeats_before_size() != 0 ? clip.step_repeats_before(step) : 0};
+      if (schedule.knows_repeats && clip.step_repeat_of(step) != 0) {
+        const uint64_t back = clip.step_repeat_of(step);
+        if (back > static_cast<uint64_t>(step) ||
+            schedule.steps[step - back].thread != entry.thread ||
+            schedule.steps[step - back].site != entry.site)
+          throw PecanError("step " + std::to_string(step) +
+                           " repeats a step that is not the same thread's access at its site");
+        entry.repeat_of = static_cast<uint64_t>(step) - back;
+      }
+      schedule.steps.push_back(entry);
     }
   }
   if (static_cast<int>(schedule.steps.size()) != step_count)
@@ -115,6 +131,14 @@ bool ReplaySchedule::ReverseRaceOrder() {
   const uint64_t second = anomaly[1].step;
   if (second != first + 1 || steps[first].thread == steps[second].thread) return false;
   std::swap(steps[first], steps[second]);
+  // Repeats name steps by position: whatever repeated one of the two now names its new place.
+  for (ScheduleStep& step : steps) {
+    if (step.repeat_of == first) {
+      step.repeat_of = second;
+    } else if (step.repeat_of == second) {
+      step.repeat_of = first;
+    }
+  }
   std::swap(anomaly[0], anomaly[1]);
   anomaly[0].step = first;
   anomaly[1].step = second;

@@ -17,10 +17,16 @@ class Clip;
 
 namespace pecan::replay {
 
+inline constexpr uint64_t kNotARepeat = UINT64_MAX;
+
 struct ScheduleStep {
   LogicalThread thread = kNoThread;  // index into ReplaySchedule::threads
   EventKind kind = EventKind::kUnspecified;
   uint32_t site = 0;  // index into ReplaySchedule::sites
+  // The earlier step this access repeats (proto/clip.proto, step_repeat_of), or kNotARepeat.
+  uint64_t repeat_of = kNotARepeat;
+  // Repeats the recording left out just before this step (proto/clip.proto).
+  uint32_t repeats_before = 0;
 };
 
 struct ScheduleThread {
@@ -56,6 +62,9 @@ struct ReplaySchedule {
   std::vector<AnomalyStep> anomaly;  // in the pattern's order
   std::string finding_id;
   std::string pattern;
+  // Whether the clip says which steps are repeats (format 1.1 on). Without it, every access
+  // must be a step and repeats are matched like any other access.
+  bool knows_repeats = false;
 
   // Flattens and checks a clip (thread, site and step references, anomaly positions).
   // Throws PecanError("<what>") naming the first inconsistency.

@@ -17,6 +17,8 @@ class SchedulePolicy {
     kMine,      // `event` is the next step and it is this thread's: execute it
     kNotMine,   // the next step belongs to another thread: hand the turn over and wait
     kDiverged,  // this thread's next step is something else: the schedule cannot be followed
+    kFree,      // this thread's turn, and `event` may run now without taking a step (an access
+                // the recording left out as a repeat)
   };
   // What executing a step led to; usually all false.
   struct Progress {

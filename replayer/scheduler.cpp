@@ -177,6 +177,8 @@ void Scheduler::OnEvent(const EventView& event) {
         case SchedulePolicy::Check::kDiverged:
           Stop({StopCause::kDivergence, policy_.DescribeDivergence(self.id, event), 0});
           return;
+        case SchedulePolicy::Check::kFree:
+          return;
       }
     }
     if (!WaitForTurn(self)) return;
@@ -190,6 +192,7 @@ void Scheduler::AcquireTurnFor(const EventView& upcoming) {
     if (holder_.load(std::memory_order_acquire) == self.id) {
       switch (policy_.CheckEvent(self.id, upcoming)) {
         case SchedulePolicy::Check::kMine:
+        case SchedulePolicy::Check::kFree:  // (never for a blocking call: not an access)
           SetActivity(self, ThreadActivity::kBlockedHoldingTurn);
           return;
         case SchedulePolicy::Check::kNotMine:

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "schedgen/step_repeats.h"
 #include "trace_format/proto_conversion.h"
 #include "trace_format/version.h"
 
@@ -72,6 +73,11 @@ proto::Clip ClipFromPlan(const Trace& trace, const LocksetTable& locksets, const
     clip.add_run_thread(run_thread);
     clip.add_run_length(run_length);
   }
+  const std::vector<uint64_t> repeats = StepRepeatDistances(trace, plan.steps);
+  clip.mutable_step_repeat_of()->Add(repeats.begin(), repeats.end());
+  if (!trace.repeats_before.empty()) {
+    for (EventIndex e : plan.steps) clip.add_step_repeats_before(trace.repeats_before[e]);
+  }
   for (SiteId s = 0; s < site_used.size(); ++s) {
     if (site_used[s]) *clip.add_sites() = SiteToProto(s, trace.sites[s]);
   }
@@ -85,6 +91,7 @@ proto::Clip ClipFromPlan(const Trace& trace, const LocksetTable& locksets, const
   settings->set_func_events(trace.meta.settings.func_events);
   settings->set_stack_accesses(trace.meta.settings.stack_accesses);
   settings->set_fork_policy(trace.meta.settings.fork_policy);
+  settings->set_drop_repeats(trace.meta.settings.drop_repeats);
   return clip;
 }
 

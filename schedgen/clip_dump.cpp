@@ -274,7 +274,8 @@ void DumpJson(const ClipView& view, std::ostream& out) {
   const auto& settings = clip.settings();
   header["settings"] = {{"func_events", settings.func_events()},
                         {"stack_accesses", settings.stack_accesses()},
-                        {"fork_policy", settings.fork_policy()}};
+                        {"fork_policy", settings.fork_policy()},
+                        {"drop_repeats", settings.drop_repeats()}};
   out << header.dump() << "\n";
   for (size_t s = 0; s < view.steps(); ++s) {
     const int i = static_cast<int>(s);

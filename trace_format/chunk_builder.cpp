@@ -44,6 +44,7 @@ constexpr uint32_t kAddrDeltaField = 6;
 constexpr uint32_t kSizeField = 7;
 constexpr uint32_t kFlagsField = 8;
 constexpr uint32_t kSiteDeltaField = 9;
+constexpr uint32_t kRepeatsBeforeField = 14;
 constexpr uint8_t kLengthDelimited = 2;
 
 }  // namespace
@@ -142,6 +143,30 @@ uint8_t* ChunkBuilder::Encode(uint8_t* out) const {
   return out;
 }
 
+size_t ChunkBuilder::RepeatsLength() const {
+  size_t length = count();  // one byte for each zero
+  for (const auto& [index, repeats] : repeats_) length += wire::VarintSize(repeats) - 1;
+  return length;
+}
+
+size_t ChunkBuilder::RepeatsFieldSize() const {
+  return repeats_.empty() ? 0 : FieldSize(RepeatsLength());
+}
+
+uint8_t* ChunkBuilder::EncodeRepeats(uint8_t* out) const {
+  if (repeats_.empty()) return out;
+  *out++ = static_cast<uint8_t>(kRepeatsBeforeField << 3 | kLengthDelimited);
+  wire::PutVarint(out, RepeatsLength());
+  uint32_t next = 0;
+  for (const auto& [index, repeats] : repeats_) {
+    for (; next < index; ++next) *out++ = 0;
+    wire::PutVarint(out, repeats);
+    ++next;
+  }
+  for (const uint32_t n = count(); next < n; ++next) *out++ = 0;
+  return out;
+}
+
 void ChunkBuilder::Clear() {
   kind_out_ = kinds_and_flags_.data();
   addr_end_ = addrs_.data();
@@ -151,6 +176,7 @@ void ChunkBuilder::Clear() {
   run_lengths_end_ = run_lengths_.data();
   run_thread_ = kNoRun;
   run_start_ = 0;
+  repeats_.clear();
   deltas_.StartChunk();
 }
 

@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "trace_format/per_thread_delta.h"
 #include "trace_format/trace.h"
@@ -64,6 +66,7 @@ struct RunEvent {
   uint32_t size = 0;
   uint64_t addr = 0;
   SiteId site = 0;
+  uint16_t repeats_before = 0;
 };
 
 class ChunkBuilder {
@@ -79,7 +82,10 @@ class ChunkBuilder {
     size_t room() const { return kind_limit_ - kind_out_; }
     // Scalars, not a RunEvent: the byte stores below could alias a referenced event and force
     // reloads.
-    void Add(EventKind kind, uint8_t flags, uint32_t size, uint64_t addr, SiteId site) {
+    void Add(EventKind kind, uint8_t flags, uint32_t size, uint64_t addr, SiteId site,
+             uint16_t repeats_before = 0) {
+      if (repeats_before != 0) [[unlikely]]
+        repeats_->emplace_back(static_cast<uint32_t>(kind_out_ - kinds_), repeats_before);
       kind_out_[0] = static_cast<uint8_t>(kind);
       kind_out_[flags_offset_] = flags;
       ++kind_out_;
@@ -100,6 +106,8 @@ class ChunkBuilder {
     uint8_t* size_out_;
     uint64_t addr_;  // previous address and site of the run's thread
     int64_t site_;
+    const uint8_t* kinds_;  // the chunk's first kind byte: event i's is kinds_[i]
+    std::vector<std::pair<uint32_t, uint16_t>>* repeats_;
   };
 
   ChunkBuilder();
@@ -117,8 +125,10 @@ class ChunkBuilder {
   // Closes the open run and opens one for `thread`.
   void StartRun(ThreadId thread);
 
-  Cursor OpenCursor() const {
+  Cursor OpenCursor() {
     Cursor c;
+    c.kinds_ = kinds_and_flags_.data();
+    c.repeats_ = &repeats_;
     c.kind_out_ = kind_out_;
     c.kind_limit_ = kind_limit_;
     c.flags_offset_ = capacity_;
@@ -139,9 +149,10 @@ class ChunkBuilder {
   }
 
   // Appends one event of run_thread(). Needs !full().
-  void Add(EventKind kind, uint8_t flags, uint32_t size, uint64_t addr, SiteId site) {
+  void Add(EventKind kind, uint8_t flags, uint32_t size, uint64_t addr, SiteId site,
+           uint16_t repeats_before = 0) {
     Cursor c = OpenCursor();
-    c.Add(kind, flags, size, addr, site);
+    c.Add(kind, flags, size, addr, site, repeats_before);
     CloseCursor(c);
   }
 
@@ -151,11 +162,16 @@ class ChunkBuilder {
   // Writes those fields, exactly as protobuf serializes them, and returns the end. Table
   // entries (fields 10-13) may follow: protobuf reads concatenated fields as one message.
   uint8_t* Encode(uint8_t* out) const;
+  // The size, and the bytes, of field 14 (repeats_before, one entry per event), which goes
+  // after the table entries; nothing when no event of the chunk follows left-out repeats.
+  size_t RepeatsFieldSize() const;
+  uint8_t* EncodeRepeats(uint8_t* out) const;
   // Empties the chunk; deltas start again from zero.
   void Clear();
 
  private:
   static size_t FieldSize(size_t length) { return 1 + wire::VarintSize(length) + length; }
+  size_t RepeatsLength() const;  // bytes of field 14's payload
 
   // Kinds in the first `capacity_` bytes, flags in the next `capacity_`.
   ByteBuffer kinds_and_flags_;
@@ -174,6 +190,8 @@ class ChunkBuilder {
   uint64_t run_addr_ = 0;   // previous address and site of the open run's thread
   uint32_t run_site_ = 0;
   PerThreadDeltaState deltas_;  // the same for the other threads
+  // Events with repeats before them, as (index in the chunk, count): few, so kept aside.
+  std::vector<std::pair<uint32_t, uint16_t>> repeats_;
 
   uint64_t first_event_ = 0;  // set by Seal
 };

@@ -21,6 +21,8 @@ void ChunkDecoder::Decode(const proto::EventChunk& chunk, size_t thread_count, s
     fail("chunk columns disagree with its event count " + std::to_string(n));
   if (chunk.thread_run_thread_size() != chunk.thread_run_length_size())
     fail("chunk thread-run columns disagree");
+  if (chunk.repeats_before_size() != 0 && static_cast<uint64_t>(chunk.repeats_before_size()) != n)
+    fail("chunk repeat counts disagree with its event count " + std::to_string(n));
 
   batch.first_event = chunk.first_event();
   batch.thread.resize(n);
@@ -29,6 +31,14 @@ void ChunkDecoder::Decode(const proto::EventChunk& chunk, size_t thread_count, s
   batch.size.resize(n);
   batch.addr.resize(n);
   batch.site.resize(n);
+  batch.repeats_before.clear();
+  for (int i = 0; i < chunk.repeats_before_size(); ++i) {
+    // The recorder never leaves out more than 65535 in a row (recorder/repeat_filter.h).
+    if (chunk.repeats_before(i) > UINT16_MAX)
+      fail("event " + std::to_string(chunk.first_event() + i) + " claims " +
+           std::to_string(chunk.repeats_before(i)) + " repeats before it");
+    batch.repeats_before.push_back(static_cast<uint16_t>(chunk.repeats_before(i)));
+  }
   if (n == 0) return;
   std::memcpy(batch.kind.data(), chunk.kind().data(), n);
   std::memcpy(batch.flags.data(), chunk.flags().data(), n);

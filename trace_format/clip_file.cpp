@@ -131,9 +131,19 @@ proto::Clip DecodeClip(const std::string& bytes, const std::string& source) {
   if (clip.run_thread_size() != clip.run_length_size() ||
       static_cast<uint64_t>(clip.step_kind_size()) != steps ||
       static_cast<uint64_t>(clip.step_site_size()) != steps ||
-      static_cast<uint64_t>(clip.step_origin_size()) != steps) {
+      static_cast<uint64_t>(clip.step_origin_size()) != steps ||
+      (clip.step_repeat_of_size() != 0 &&
+       static_cast<uint64_t>(clip.step_repeat_of_size()) != steps) ||
+      (clip.step_repeats_before_size() != 0 &&
+       static_cast<uint64_t>(clip.step_repeats_before_size()) != steps)) {
     Fail(source, kClipPreambleBytes,
          "corrupt clip: the schedule's columns disagree on the number of steps");
+  }
+  for (int s = 0; s < clip.step_repeat_of_size(); ++s) {
+    if (clip.step_repeat_of(s) > static_cast<uint64_t>(s)) {
+      Fail(source, kClipPreambleBytes,
+           "corrupt clip: step " + std::to_string(s) + " repeats a step before the first");
+    }
   }
   for (uint64_t position : clip.anomaly_steps()) {
     if (position >= steps) {

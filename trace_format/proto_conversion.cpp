@@ -62,6 +62,7 @@ proto::TraceHeader HeaderFromMeta(const TraceMeta& meta) {
   s->set_func_events(meta.settings.func_events);
   s->set_stack_accesses(meta.settings.stack_accesses);
   s->set_fork_policy(meta.settings.fork_policy);
+  s->set_drop_repeats(meta.settings.drop_repeats);
   return h;
 }
 
@@ -74,8 +75,8 @@ void MetaFromHeader(const proto::TraceHeader& header, TraceMeta& meta) {
   meta.pid = header.pid();
   meta.start_unix_ns = header.start_unix_ns();
   const auto& s = header.settings();
-  meta.settings = RecorderSettingsInfo{s.chunk_events(), s.zstd_level(), s.func_events(),
-                                       s.stack_accesses(), s.fork_policy()};
+  meta.settings = RecorderSettingsInfo{s.chunk_events(),   s.zstd_level(),  s.func_events(),
+                                       s.stack_accesses(), s.fork_policy(), s.drop_repeats()};
 }
 
 void ApplyTableEntries(const google::protobuf::RepeatedPtrField<proto::ThreadInfo>& threads,

@@ -47,10 +47,11 @@ struct RecorderSettingsInfo {
   bool func_events = false;
   bool stack_accesses = false;
   std::string fork_policy;
+  bool drop_repeats = false;  // repeated accesses within one epoch left out (repeat_filter.h)
 };
 
 struct ProgramExitInfo {
-  bool known = false;   // false when the trace has no footer (truncated) or no exit recorded
+  bool known = false;  // false when the trace has no footer (truncated) or no exit recorded
   bool exited = false;
   int32_t exit_status = 0;
   int32_t signal = 0;
@@ -78,6 +79,9 @@ struct Event {
   uint32_t size = 0;
   uint64_t addr = 0;
   SiteId site = 0;
+  // Repeats of an access the thread made since its previous event that the recorder left out
+  // (proto/trace.proto, EventChunk.repeats_before).
+  uint16_t repeats_before = 0;
 
   bool operator==(const Event&) const = default;
 };
@@ -85,9 +89,9 @@ struct Event {
 class Trace {
  public:
   TraceMeta meta;
-  std::vector<ThreadInfo> threads;   // indexed by ThreadId
-  std::vector<SiteInfo> sites;       // indexed by SiteId
-  std::vector<ModuleInfo> modules;   // by position; look up by ModuleInfo::id
+  std::vector<ThreadInfo> threads;  // indexed by ThreadId
+  std::vector<SiteInfo> sites;      // indexed by SiteId
+  std::vector<ModuleInfo> modules;  // by position; look up by ModuleInfo::id
   std::vector<AddressName> names;
 
   // Columns, one entry per event, in global order.
@@ -97,19 +101,19 @@ class Trace {
   std::vector<uint32_t> size;
   std::vector<uint64_t> addr;
   std::vector<SiteId> site;
+  // Empty when no event follows left-out repeats (most traces), else one entry per event.
+  std::vector<uint16_t> repeats_before;
 
   size_t size_events() const { return kind.size(); }
+  uint16_t RepeatsBefore(EventIndex i) const {
+    return repeats_before.empty() ? 0 : repeats_before[i];
+  }
   Event event(EventIndex i) const {
-    return Event{thread[i], kind[i], flags[i], size[i], addr[i], site[i]};
+    return Event{thread[i], kind[i], flags[i], size[i], addr[i], site[i], RepeatsBefore(i)};
   }
-  void push_back(const Event& e) {
-    thread.push_back(e.thread);
-    kind.push_back(e.kind);
-    flags.push_back(e.flags);
-    size.push_back(e.size);
-    addr.push_back(e.addr);
-    site.push_back(e.site);
-  }
+  void push_back(const Event& e);
+  // Appends columns of `count` events; `repeats` is empty or has `count` entries.
+  void AppendRepeats(const std::vector<uint16_t>& repeats, size_t count);
   void reserve(size_t n);
 };
 

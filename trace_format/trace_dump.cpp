@@ -106,7 +106,8 @@ nlohmann::json MetaJson(const TraceMeta& meta) {
             {"zstd_level", meta.settings.zstd_level},
             {"func_events", meta.settings.func_events},
             {"stack_accesses", meta.settings.stack_accesses},
-            {"fork_policy", meta.settings.fork_policy}}}};
+            {"fork_policy", meta.settings.fork_policy},
+            {"drop_repeats", meta.settings.drop_repeats}}}};
 }
 
 nlohmann::json TablesJson(const Trace& tables, bool complete, const SiteDescriber& describe) {
@@ -162,6 +163,10 @@ void AppendEventText(std::string& out, const Trace& tables, const AddressNameInd
   std::string target = TargetText(tables, names, e);
   target.resize(std::max<size_t>(target.size(), 34), ' ');
   out += thread + " " + kind + " " + target + " @ " + describe(e.site);
+  if (e.repeats_before != 0) {
+    out += "  (after " + std::to_string(e.repeats_before) + " repeat" +
+           (e.repeats_before == 1 ? "" : "s") + " left out)";
+  }
 }
 
 std::string EventJson(const AddressNameIndex& names, const Event& e, EventIndex index,
@@ -174,6 +179,7 @@ std::string EventJson(const AddressNameIndex& names, const Event& e, EventIndex 
   if (names.AppendName(name, e.addr)) j["name"] = name;
   if (IsAtomicAccess(e.kind) || e.kind == EventKind::kFence)
     j["order"] = MemoryOrderName(static_cast<MemoryOrder>(e.flags));
+  if (e.repeats_before != 0) j["repeats_before"] = e.repeats_before;
   return j.dump();
 }
 

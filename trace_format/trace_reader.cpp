@@ -413,6 +413,7 @@ Trace ReadTrace(TraceReader& reader) {
   trace.meta = reader.meta();
   EventBatch batch;
   while (reader.Next(batch)) {
+    trace.AppendRepeats(batch.repeats_before, batch.count());
     trace.thread.insert(trace.thread.end(), batch.thread.begin(), batch.thread.end());
     trace.kind.insert(trace.kind.end(), batch.kind.begin(), batch.kind.end());
     trace.flags.insert(trace.flags.end(), batch.flags.begin(), batch.flags.end());

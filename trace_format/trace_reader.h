@@ -21,10 +21,17 @@ struct EventBatch {
   std::vector<uint32_t> size;
   std::vector<uint64_t> addr;
   std::vector<SiteId> site;
+  std::vector<uint16_t> repeats_before;  // empty when the chunk has none, else one per event
 
   size_t count() const { return kind.size(); }
   Event event(size_t i) const {
-    return Event{thread[i], kind[i], flags[i], size[i], addr[i], site[i]};
+    return Event{thread[i],
+                 kind[i],
+                 flags[i],
+                 size[i],
+                 addr[i],
+                 site[i],
+                 repeats_before.empty() ? uint16_t{0} : repeats_before[i]};
   }
 };
 

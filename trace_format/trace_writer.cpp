@@ -115,10 +115,11 @@ struct TraceWriter::Impl {
     const size_t columns_size = chunk.Seal(events_before);
     CollectNewEntries();
     const size_t entries_size = new_entries.ByteSizeLong();
-    const size_t size = columns_size + entries_size;
+    const size_t size = columns_size + entries_size + chunk.RepeatsFieldSize();
     serialized.Reserve(size, 0);
     uint8_t* end = chunk.Encode(serialized.data());
     if (entries_size > 0) end = new_entries.SerializeWithCachedSizesToArray(end);
+    end = chunk.EncodeRepeats(end);
     if (static_cast<size_t>(end - serialized.data()) != size)
       throw PecanError(path + ": internal error: chunk encoding size mismatch");
 
@@ -204,7 +205,7 @@ void TraceWriter::AddName(const AddressName& name) {
 }
 
 void TraceWriter::AppendChecked(ThreadId thread, EventKind kind, uint8_t flags, uint32_t size,
-                                uint64_t addr, SiteId site) {
+                                uint64_t addr, SiteId site, uint16_t repeats_before) {
   Impl& w = *impl_;
   if (w.finished) throw PecanError(w.path + ": Append after Finish");
   if (thread >= w.tables.threads.size() || site >= w.tables.sites.size())
@@ -214,7 +215,7 @@ void TraceWriter::AppendChecked(ThreadId thread, EventKind kind, uint8_t flags, 
                      ", which was not added first");
   if (chunk_.full()) ChunkFull();  // a full chunk whose write failed
   if (thread != chunk_.run_thread()) chunk_.StartRun(thread);
-  chunk_.Add(kind, flags, size, addr, site);
+  chunk_.Add(kind, flags, size, addr, site, repeats_before);
   if (chunk_.full()) ChunkFull();
 }
 

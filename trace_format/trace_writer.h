@@ -36,17 +36,19 @@ class TraceWriter {
   // Appends one event to the chunk being built (encoding it on the spot) and writes the chunk
   // out when it is full. An event naming a thread or site not added first throws PecanError.
   void Append(ThreadId thread, EventKind kind, uint8_t flags, uint32_t size, uint64_t addr,
-              SiteId site) {
+              SiteId site, uint16_t repeats_before = 0) {
     // The common case, inline: another event of the same thread as the one before.
     if (thread != chunk_.run_thread() || site >= site_limit_) [[unlikely]] {
-      AppendChecked(thread, kind, flags, size, addr, site);
+      AppendChecked(thread, kind, flags, size, addr, site, repeats_before);
       return;
     }
-    chunk_.Add(kind, flags, size, addr, site);
+    chunk_.Add(kind, flags, size, addr, site, repeats_before);
     if (chunk_.full()) [[unlikely]]
       ChunkFull();
   }
-  void Append(const Event& e) { Append(e.thread, e.kind, e.flags, e.size, e.addr, e.site); }
+  void Append(const Event& e) {
+    Append(e.thread, e.kind, e.flags, e.size, e.addr, e.site, e.repeats_before);
+  }
   void Append(const Event* events, size_t count) {
     for (size_t i = 0; i < count; ++i) Append(events[i]);
   }
@@ -62,7 +64,7 @@ class TraceWriter {
     while (e) {
       // One event the checked way: it opens the run, or follows a full chunk, or names a site
       // added since the loop below started (or not added at all, which throws).
-      Append(thread, e->kind, e->flags, e->size, e->addr, e->site);
+      Append(thread, e->kind, e->flags, e->size, e->addr, e->site, e->repeats_before);
       if (chunk_.run_thread() != thread) {  // that event filled the chunk, now written out
         e = next();
         continue;
@@ -71,7 +73,7 @@ class TraceWriter {
       const SiteId site_limit = site_limit_;
       ChunkBuilder::Cursor cursor = chunk_.OpenCursor();
       while ((e = next()) && e->site < site_limit && !cursor.full())
-        cursor.Add(e->kind, e->flags, e->size, e->addr, e->site);
+        cursor.Add(e->kind, e->flags, e->size, e->addr, e->site, e->repeats_before);
       chunk_.CloseCursor(cursor);
       if (chunk_.full()) ChunkFull();
     }
@@ -92,7 +94,7 @@ class TraceWriter {
 
   // Append's other cases: a thread switch (a new run), a new chunk, a bad id, after Finish.
   void AppendChecked(ThreadId thread, EventKind kind, uint8_t flags, uint32_t size, uint64_t addr,
-                     SiteId site);
+                     SiteId site, uint16_t repeats_before);
   // The chunk has no room left: write it if it has chunk_events events, else grow it.
   void ChunkFull();
   // Sets site_limit_: the number of sites while the inline path may be taken, else 0.

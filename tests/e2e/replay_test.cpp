@@ -213,6 +213,48 @@ TEST_CASE("a race predicted across ad-hoc flag synchronization is refuted by div
   CHECK_THAT(replay.verdict["reason"].get<std::string>(), Catch::StartsWith("divergence"));
 }
 
+TEST_CASE("a race after a loop of repeated accesses hatches: the replay runs the counted repeats",
+          "[e2e][replay][repeats]") {
+  const std::string dir = e2e::FreshDirectory("replay-loop-then-race");
+  const std::string program = TestProgram("loop_then_race");
+  const std::string trace = dir + "/trace.pecan";
+  REQUIRE(ExitStatus(e2e::RunPecan({"record", "-q", "-o", trace, "--", program}, dir + "/r.log")) ==
+          0);
+  // The worker's loop was counted, not recorded.
+  e2e::PecanRun stats = e2e::RunPecan({"stats", trace}, dir + "/stats.log");
+  INFO(stats.output);
+  CHECK_THAT(stats.output, Catch::Contains("(and 3996 repeated accesses counted, not recorded"));
+  REQUIRE(ExitStatus(e2e::RunPecan({"analyze", trace, "-f", "json", "-o", dir + "/report.json"},
+                                   dir + "/a.log")) == 0);
+  REQUIRE(ExitStatus(e2e::RunPecan(
+              {"clips", trace, "--report", dir + "/report.json", "-o", dir + "/clips"},
+              dir + "/c.log")) == 0);
+  std::string race;
+  const nlohmann::json report = e2e::ReadJson(dir + "/report.json");
+  for (const auto& finding : report["findings"]) {
+    std::multiset<int> lines;
+    for (const auto& event : finding["events"]) lines.insert(event["site"].value("line", 0));
+    if (finding["pattern"] == "race" && lines == std::multiset<int>{18, 27}) race = finding["id"];
+  }
+  INFO(e2e::ReadText(dir + "/report.json"));
+  REQUIRE_FALSE(race.empty());
+  for (int repetition = 0; repetition < 5; ++repetition) {
+    Replay replay = RunReplay(dir + "/clips/" + race + ".clip", program, dir + "/replay.log");
+    INFO(replay.output);
+    CHECK(replay.exit_status == 0);
+    REQUIRE(replay.verdict.is_object());
+    CHECK(replay.verdict["verdict"] == "hatched");
+    CHECK(replay.verdict["failure"] == "assertion");
+  }
+  // And the recorded run replays to its end, repeats included.
+  const std::string recorded_dir = e2e::FreshDirectory("replay-loop-then-race-recorded");
+  Replay recorded =
+      RunReplay(RecordedRunClip(program, recorded_dir), program, recorded_dir + "/replay.log");
+  INFO(recorded.output);
+  CHECK(recorded.exit_status == 0);
+  CHECK(recorded.verdict["steps_executed"] == recorded.verdict["steps_total"]);
+}
+
 TEST_CASE("a hand-corrupted clip ends infeasible within its time bound", "[e2e][replay]") {
   const std::string dir = e2e::FreshDirectory("replay-corrupted");
   const std::string program = TestProgram("lock_order");

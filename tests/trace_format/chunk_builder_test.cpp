@@ -37,6 +37,12 @@ EventBatch BatchOf(const Trace& t, size_t begin, size_t end, uint64_t first_even
     batch.addr.push_back(t.addr[i]);
     batch.site.push_back(t.site[i]);
   }
+  // As the reader gives them: the column only when some event has repeats before it.
+  for (size_t i = begin; i < end; ++i) {
+    if (t.RepeatsBefore(i) == 0) continue;
+    for (size_t j = begin; j < end; ++j) batch.repeats_before.push_back(t.RepeatsBefore(j));
+    break;
+  }
   return batch;
 }
 
@@ -45,11 +51,13 @@ std::string Build(ChunkBuilder& builder, const EventBatch& batch) {
   builder.Reserve(static_cast<uint32_t>(batch.count()));
   for (size_t i = 0; i < batch.count(); ++i) {
     if (batch.thread[i] != builder.run_thread()) builder.StartRun(batch.thread[i]);
-    builder.Add(batch.kind[i], batch.flags[i], batch.size[i], batch.addr[i], batch.site[i]);
+    builder.Add(batch.kind[i], batch.flags[i], batch.size[i], batch.addr[i], batch.site[i],
+                batch.event(i).repeats_before);
   }
   REQUIRE(builder.count() == batch.count());
-  std::string bytes(builder.Seal(batch.first_event), '\0');
+  std::string bytes(builder.Seal(batch.first_event) + builder.RepeatsFieldSize(), '\0');
   uint8_t* end = builder.Encode(reinterpret_cast<uint8_t*>(bytes.data()));
+  end = builder.EncodeRepeats(end);
   CHECK(end == reinterpret_cast<uint8_t*>(bytes.data()) + bytes.size());
   builder.Clear();
   return bytes;
@@ -64,6 +72,7 @@ void RequireSameEvents(const EventBatch& a, const EventBatch& b) {
   CHECK(a.size == b.size);
   CHECK(a.addr == b.addr);
   CHECK(a.site == b.site);
+  CHECK(a.repeats_before == b.repeats_before);
 }
 
 // Every extreme each column can hold: 64-bit address jumps both ways, the largest sizes, site
@@ -377,4 +386,30 @@ TEST_CASE("a chunk that cannot be written is never overrun", "[chunk-builder]") 
     CHECK(writer.events_written() <= 4096);
   }
   CHECK(failures > 0);
+}
+
+TEST_CASE("the decoder refuses repeat counts that do not fit the chunk", "[chunk-builder]") {
+  Trace t = MakeRandomTrace(7, RandomTraceShape{40, 3, 10});
+  EventBatch batch = BatchOf(t, 0, t.size_events(), 0);
+  proto::EventChunk chunk = ReferenceChunk(batch);
+  ChunkDecoder decoder;
+  EventBatch decoded;
+  SECTION("one count too few") {
+    chunk.clear_repeats_before();
+    for (size_t i = 0; i + 1 < batch.count(); ++i) chunk.add_repeats_before(0);
+    CHECK_THROWS_WITH(decoder.Decode(chunk, t.threads.size(), t.sites.size(), decoded, "f.pecan"),
+                      Catch::Contains("f.pecan: chunk repeat counts disagree"));
+  }
+  SECTION("more repeats than the recorder ever leaves out in a row") {
+    chunk.clear_repeats_before();
+    for (size_t i = 0; i < batch.count(); ++i) chunk.add_repeats_before(i == 5 ? 70000 : 0);
+    CHECK_THROWS_WITH(decoder.Decode(chunk, t.threads.size(), t.sites.size(), decoded, "f.pecan"),
+                      Catch::Contains("event 5 claims 70000 repeats before it"));
+  }
+  SECTION("no column: no repeats") {
+    chunk.clear_repeats_before();
+    decoder.Decode(chunk, t.threads.size(), t.sites.size(), decoded, "f.pecan");
+    CHECK(decoded.repeats_before.empty());
+    CHECK(decoded.event(3).repeats_before == 0);
+  }
 }

@@ -21,7 +21,7 @@ Trace MakeRandomTrace(uint64_t seed, const RandomTraceShape& shape) {
   t.meta.args = {"--flag", "value with spaces", ""};
   t.meta.pid = static_cast<uint32_t>(pick(1u << 20));
   t.meta.start_unix_ns = static_cast<int64_t>(pick(uint64_t{1} << 62));
-  t.meta.settings = RecorderSettingsInfo{1024, 3, true, false, "stop"};
+  t.meta.settings = RecorderSettingsInfo{1024, 3, true, false, "stop", true};
   t.meta.exit = ProgramExitInfo{true, true, 3, 0};
   t.meta.dropped_events = pick(3);
   t.modules = {ModuleInfo{1, "/bin/test-program", 0x400000, std::string("\x01\x00\xff", 3)},
@@ -60,6 +60,8 @@ Trace MakeRandomTrace(uint64_t seed, const RandomTraceShape& shape) {
     e.size = pick(5) == 0 ? static_cast<uint32_t>(pick(UINT32_MAX)) : 1u << pick(4);
     e.flags = pick(3) == 0 ? static_cast<uint8_t>(pick(256)) : 0;
     e.site = static_cast<SiteId>(pick(shape.sites));
+    if (shape.one_in_with_repeats != 0 && pick(shape.one_in_with_repeats) == 0)
+      e.repeats_before = static_cast<uint16_t>(1 + pick(pick(2) == 0 ? 3 : UINT16_MAX));
     t.push_back(e);
   }
   return t;

@@ -13,6 +13,7 @@ struct RandomTraceShape {
   size_t events = 1000;
   size_t threads = 8;
   size_t sites = 50;
+  uint64_t one_in_with_repeats = 6;  // events with left-out repeats before them (0: none)
 };
 
 Trace MakeRandomTrace(uint64_t seed, const RandomTraceShape& shape = {});

@@ -28,6 +28,7 @@ proto::EventChunk ReferenceChunk(const EventBatch& events) {
     addr = events.addr[i];
     site = events.site[i];
   }
+  for (uint16_t repeats : events.repeats_before) chunk.add_repeats_before(repeats);
   return chunk;
 }
 

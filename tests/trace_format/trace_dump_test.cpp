@@ -11,6 +11,7 @@
 #include "trace_format/trace_dump.h"
 #include "trace_format/trace_reader.h"
 #include "trace_format/trace_writer.h"
+#include "trace_format/version.h"
 
 using namespace pecan;
 using pecan::testing::TempFile;
@@ -57,7 +58,9 @@ TEST_CASE("dump prints text, STD and JSON lines", "[dump]") {
   }
   auto lines = Lines(text.str());
   REQUIRE(lines.size() == 4 + 6);  // four comment lines, then the events
-  CHECK(lines[0] == "# pecan trace, format 1.0, written by std-import");
+  const std::string format =
+      std::to_string(kTraceFormatMajor) + "." + std::to_string(kTraceFormatMinor);
+  CHECK(lines[0] == "# pecan trace, format " + format + ", written by std-import");
   CHECK_THAT(lines[4], Catch::Matches(R"(\s+0  T0\s+fork\s+T1\s+@ loc 1)"));
   CHECK_THAT(lines[5], Catch::Matches(R"(\s+1  T1\s+write\s+0x100000000 \(y\) size 8\s+@ loc 5)"));
 
@@ -77,7 +80,8 @@ TEST_CASE("dump prints text, STD and JSON lines", "[dump]") {
   REQUIRE(json_lines.size() == 1 + 6 + 1);
   auto header = nlohmann::json::parse(json_lines[0]);
   CHECK(header["type"] == "header");
-  CHECK(header["format"] == "1.0");
+  CHECK(header["format"] ==
+        std::to_string(kTraceFormatMajor) + "." + std::to_string(kTraceFormatMinor));
   auto event = nlohmann::json::parse(json_lines[4]);
   CHECK(event["type"] == "event");
   CHECK(event["index"] == 3);

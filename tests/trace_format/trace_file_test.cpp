@@ -29,6 +29,7 @@ void RequireSameTrace(const Trace& a, const Trace& b) {
   CHECK(a.size == b.size);
   CHECK(a.addr == b.addr);
   CHECK(a.site == b.site);
+  CHECK(a.repeats_before == b.repeats_before);
   REQUIRE(a.threads.size() == b.threads.size());
   for (size_t i = 0; i < a.threads.size(); ++i) {
     CHECK(a.threads[i].parent == b.threads[i].parent);
@@ -103,6 +104,8 @@ TEST_CASE("random traces of every kind round-trip through .pecan files", "[pecan
     CHECK(back.meta.settings.chunk_events == original.meta.settings.chunk_events);
     CHECK(back.meta.settings.fork_policy == "stop");
     CHECK(back.meta.settings.func_events);
+    CHECK(back.meta.settings.drop_repeats);
+    CHECK(!back.repeats_before.empty());
     CHECK(back.meta.exit.known);
     CHECK(back.meta.exit.exit_status == 3);
     CHECK(back.meta.dropped_events == original.meta.dropped_events);

@@ -1,0 +1,68 @@
+// The per-thread filter that records a plain access only the first time its thread makes it in
+// an epoch: a repeat (same address, size, kind and instruction) adds nothing to the analysis.
+#pragma once
+
+#include <cstdint>
+
+#include "recorder/event_slot.h"
+
+namespace pecan::rt {
+
+// An epoch is a stretch of one thread's events with no non-plain event (synchronization,
+// atomic, allocation, FUNC_ENTRY/FUNC_EXIT, ...) in it: its accesses have one lockset, one
+// atomic region and the same happens-before relation to every other thread's events, so a
+// repeated access in it is interchangeable with the first (DESIGN.md section 6, "Compactness").
+// Replay tells repeats apart exactly (replayer/clip_follow_policy.h), so this filter may be
+// lossy: a repeat it misses is recorded, never the other way round.
+//
+// Direct-mapped: 4096 entries of 16 bytes (64 KiB per thread, mmap'd). An entry is the access's
+// slot word (address, kind, size) and its pc with the epoch in the top 16 bits. A collision
+// evicts, which only lets a later repeat through. Every 65536 epochs the table is cleared, so a
+// stale entry can never match a new epoch with the same 16 bits.
+// (4096 measured best on bench/recorder's matmul: 1024 entries let 7x more repeats through,
+// 16384 are no faster.)
+inline constexpr uint64_t kRepeatEntries = 4096;
+static_assert((kRepeatEntries & (kRepeatEntries - 1)) == 0, "a power of two");
+
+struct RepeatEntry {
+  uint64_t word;  // PackPlainWord of the access
+  uint64_t pc_epoch;
+};
+
+// The recorder counts the repeats it leaves out and hands the count to the thread's next
+// event, in the top 16 bits of its slot's pc (event_slot.h). At this many in a row it records
+// the next repeat instead, so a count always fits and replay knows exactly how many to allow.
+inline constexpr uint32_t kMaxRepeatsBefore = 65535;
+inline constexpr int kRepeatsShift = 48;
+
+inline constexpr int kEpochShift = 48;
+inline constexpr uint64_t kFirstEpochTag = uint64_t{1} << kEpochShift;
+
+inline uint64_t RepeatSlot(uint64_t word, uint64_t pc) {
+  // Multiplicative hashing of the address (with kind and size) and the pc: accesses of any
+  // stride — bytes, ints, doubles — spread over the whole table.
+  constexpr int kIndexBits = __builtin_ctzll(kRepeatEntries);
+  return ((word * 0x9E3779B97F4A7C15ull) ^ (pc * 0xC2B2AE3D27D4EB4Full)) >> (64 - kIndexBits);
+}
+
+// True when the access is a repeat in the current epoch; otherwise remembers it.
+inline bool IsRepeat(RepeatEntry* table, uint64_t epoch_tag, uint64_t word, uint64_t pc) {
+  RepeatEntry& entry = table[RepeatSlot(word, pc)];
+  const uint64_t pc_epoch = (pc & kLow48) | epoch_tag;
+  if (entry.word == word && entry.pc_epoch == pc_epoch) return true;
+  entry.word = word;
+  entry.pc_epoch = pc_epoch;
+  return false;
+}
+
+// Both return/take memory from mmap (zeroed: no slot word is 0); nullptr when out of memory.
+RepeatEntry* CreateRepeatTable();
+void DestroyRepeatTable(RepeatEntry* table);
+// Starts the next epoch; clears the table when the 16-bit epoch wraps.
+void StartNextEpochSlow(RepeatEntry* table, uint64_t& epoch_tag);
+inline void StartNextEpoch(RepeatEntry* table, uint64_t& epoch_tag) {
+  epoch_tag += kFirstEpochTag;
+  if (__builtin_expect(epoch_tag == 0, 0)) StartNextEpochSlow(table, epoch_tag);
+}
+
+}  // namespace pecan::rt
