@@ -83,7 +83,8 @@ void ClipFollowPolicy::NoteExecuted(LogicalThread thread, const EventView& event
       {epoch_of_thread_[thread], event.addr, event.pc, event.size, thread, event.kind}, position);
 }
 
-SchedulePolicy::Check ClipFollowPolicy::CheckEvent(LogicalThread thread, const EventView& event) {
+SchedulePolicy::Check ClipFollowPolicy::CheckEvent(LogicalThread thread, const EventView& event,
+                                                   const WaitingThreads&) {
   const uint64_t position = position_.load(std::memory_order_relaxed);
   if (position >= schedule_.steps.size()) return Check::kNotMine;
   const ScheduleStep& step = schedule_.steps[position];
@@ -229,7 +230,7 @@ bool ClipFollowPolicy::AnomalyLocationsAgree() {
   return true;
 }
 
-LogicalThread ClipFollowPolicy::NextHolder(LogicalThread from) {
+LogicalThread ClipFollowPolicy::NextHolder(LogicalThread from, const WaitingThreads&) {
   if (positioning_.load() == Positioning::kActive) {
     const LogicalThread last_thread = schedule_.steps[schedule_.anomaly.back().step].thread;
     if (from != last_thread) return last_thread;

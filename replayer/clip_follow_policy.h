@@ -20,9 +20,11 @@ class ClipFollowPolicy final : public SchedulePolicy {
 
   LogicalThread IdentifyThread(LogicalThread parent, uint32_t ordinal) override;
   LogicalThread FirstHolder() override;
-  Check CheckEvent(LogicalThread thread, const EventView& event) override;
+  // A clip fixes the order: the waiting threads do not matter.
+  Check CheckEvent(LogicalThread thread, const EventView& event,
+                   const WaitingThreads& waiting) override;
   Progress Execute(LogicalThread thread, const EventView& event) override;
-  LogicalThread NextHolder(LogicalThread from) override;
+  LogicalThread NextHolder(LogicalThread from, const WaitingThreads& waiting) override;
   bool OwnsNextStep(LogicalThread thread) const override;
   uint64_t StepsExecuted() const override { return position_.load(std::memory_order_acquire); }
   uint64_t StepsTotal() const override { return schedule_.steps.size(); }

@@ -3,14 +3,28 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "replayer/scheduler_types.h"
 
 namespace pecan::replay {
 
+// The threads that wait for the turn at an event they have reported, each with that event, as
+// the turn holder sees them: what a strategy chooses among. The holder's own event is included.
+// Active strategies need exactly this: a seeded random or PCT policy picks one of them, and
+// RaceFuzzer postpones a thread about to make a racing access until another one is about to
+// make the conflicting access.
+class WaitingThreads {
+ public:
+  virtual ~WaitingThreads() = default;
+  // Calls visit(thread, event) for each waiting thread, in LogicalThread order.
+  virtual void ForEach(const std::function<void(LogicalThread, const EventView&)>& visit) const = 0;
+};
+
 // Called by the Scheduler; CheckEvent/Execute/NextHolder only by the current turn holder (so a
-// policy needs no locks for its position), the rest from any thread.
+// policy needs no locks for its position), the rest from any thread. Following a clip is one
+// policy (ClipFollowPolicy); a seeded strategy is another, over the same Scheduler and Watchdog.
 class SchedulePolicy {
  public:
   enum class Check : uint8_t {
@@ -34,12 +48,18 @@ class SchedulePolicy {
   virtual LogicalThread IdentifyThread(LogicalThread parent, uint32_t ordinal) = 0;
   // Who holds the turn when scheduling starts.
   virtual LogicalThread FirstHolder() = 0;
+  // Whether CheckEvent and NextHolder must see every thread that can reach an event: the
+  // Scheduler then first waits (bounded by Options::settle_bound) until each live thread other
+  // than the holder waits at an event, is blocked, or has ended, so a seeded strategy makes
+  // the same choices in every run. A clip names its threads itself and needs no such wait.
+  virtual bool WantsSettledThreads() const { return false; }
 
-  virtual Check CheckEvent(LogicalThread thread, const EventView& event) = 0;
+  virtual Check CheckEvent(LogicalThread thread, const EventView& event,
+                           const WaitingThreads& waiting) = 0;
   // Records that `event` (just checked kMine) executes now.
   virtual Progress Execute(LogicalThread thread, const EventView& event) = 0;
   // Who should get the turn now that `from` (the holder) gives it up.
-  virtual LogicalThread NextHolder(LogicalThread from) = 0;
+  virtual LogicalThread NextHolder(LogicalThread from, const WaitingThreads& waiting) = 0;
   // Whether the next step belongs to `thread` (the watchdog asks before taking a turn away).
   virtual bool OwnsNextStep(LogicalThread thread) const = 0;
 

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <string>
+#include <thread>
 
 namespace pecan::replay {
 namespace {
@@ -21,7 +22,43 @@ inline void CpuRelax() {
   __builtin_ia32_pause();
 }
 
+// Publishes the calling thread's upcoming event for policies while it waits for its turn, and
+// withdraws it however the wait ends.
+class PendingEvent {
+ public:
+  PendingEvent(ThreadSlot& slot, const EventView& event) : slot_(slot) {
+    slot_.pending = event;
+    slot_.waiting_at_event.store(true, std::memory_order_release);
+  }
+  ~PendingEvent() { Withdraw(); }
+  // The thread may go on: from now on it is not waiting, whatever it does before returning
+  // (hand the turn over at its end, say) — or the next holder would see it one run and not
+  // the next.
+  void Withdraw() { slot_.waiting_at_event.store(false, std::memory_order_release); }
+  PendingEvent(const PendingEvent&) = delete;
+  PendingEvent& operator=(const PendingEvent&) = delete;
+
+ private:
+  ThreadSlot& slot_;
+};
+
 }  // namespace
+
+// The slots of threads that wait at an event: what policies see as WaitingThreads.
+class Scheduler::WaitingView final : public WaitingThreads {
+ public:
+  explicit WaitingView(const Scheduler& scheduler) : scheduler_(scheduler) {}
+  void ForEach(const std::function<void(LogicalThread, const EventView&)>& visit) const override {
+    const LogicalThread highest = scheduler_.highest_slot_used_.load(std::memory_order_acquire);
+    for (LogicalThread id = 0; id <= highest && id < scheduler_.options_.max_threads; ++id) {
+      const ThreadSlot& slot = scheduler_.slots_[id];
+      if (slot.waiting_at_event.load(std::memory_order_acquire)) visit(id, slot.pending);
+    }
+  }
+
+ private:
+  const Scheduler& scheduler_;
+};
 
 Scheduler::Scheduler(SchedulePolicy& policy, ReplayObserver& observer, Options options)
     : policy_(policy),
@@ -125,12 +162,36 @@ void Scheduler::ReleaseTurnAtExit(ThreadSlot& self) {
 }
 
 bool Scheduler::PassTurn(LogicalThread from) {
-  LogicalThread next = policy_.NextHolder(from);
+  if (policy_.WantsSettledThreads()) Settle(from);
+  LogicalThread next = policy_.NextHolder(from, WaitingView(*this));
   LogicalThread expected = from;
   if (!holder_.compare_exchange_strong(expected, next, std::memory_order_acq_rel)) return false;
   transitions_.fetch_add(1, std::memory_order_relaxed);
   if (ThreadSlot* slot = SlotFor(next)) slot->wake.Post();
   return true;
+}
+
+void Scheduler::Settle(LogicalThread holder) const {
+  const auto deadline = std::chrono::steady_clock::now() + options_.settle_bound;
+  for (uint32_t round = 0;; ++round) {
+    bool settled = true;
+    const LogicalThread highest = highest_slot_used_.load(std::memory_order_acquire);
+    for (LogicalThread id = 0; id <= highest && id < options_.max_threads && settled; ++id) {
+      if (id == holder) continue;
+      const ThreadSlot& slot = slots_[id];
+      const ThreadActivity activity = slot.activity.load(std::memory_order_acquire);
+      const bool starting = activity == ThreadActivity::kUnattached &&
+                            slot.os_tid.load(std::memory_order_relaxed) == -1;
+      settled = !starting && (activity != ThreadActivity::kRunning ||
+                              slot.waiting_at_event.load(std::memory_order_acquire));
+    }
+    if (settled || !scheduling() || std::chrono::steady_clock::now() > deadline) return;
+    if (round < 1000) {
+      CpuRelax();
+    } else {
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+  }
 }
 
 bool Scheduler::WaitForTurn(ThreadSlot& self) {
@@ -159,10 +220,13 @@ void Scheduler::OnEvent(const EventView& event) {
       mode_.load(std::memory_order_relaxed) != SchedulerMode::kScheduling)
     return;
   ThreadSlot& self = *tls_caller.slot;
+  PendingEvent pending(self, event);
   for (;;) {
     if (holder_.load(std::memory_order_acquire) == self.id) {
-      switch (policy_.CheckEvent(self.id, event)) {
+      if (policy_.WantsSettledThreads()) Settle(self.id);
+      switch (policy_.CheckEvent(self.id, event, WaitingView(*this))) {
         case SchedulePolicy::Check::kMine: {
+          pending.Withdraw();
           SchedulePolicy::Progress progress = policy_.Execute(self.id, event);
           if (progress.anomaly_formed || progress.finished || progress.stop) {
             HandleProgress(progress);
@@ -188,9 +252,11 @@ void Scheduler::OnEvent(const EventView& event) {
 void Scheduler::AcquireTurnFor(const EventView& upcoming) {
   if (tls_caller.scheduler != this || !scheduling()) return;
   ThreadSlot& self = *tls_caller.slot;
+  PendingEvent pending(self, upcoming);
   for (;;) {
     if (holder_.load(std::memory_order_acquire) == self.id) {
-      switch (policy_.CheckEvent(self.id, upcoming)) {
+      if (policy_.WantsSettledThreads()) Settle(self.id);
+      switch (policy_.CheckEvent(self.id, upcoming, WaitingView(*this))) {
         case SchedulePolicy::Check::kMine:
         case SchedulePolicy::Check::kFree:  // (never for a blocking call: not an access)
           SetActivity(self, ThreadActivity::kBlockedHoldingTurn);

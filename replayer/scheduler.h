@@ -32,6 +32,9 @@ class Scheduler {
     size_t max_threads = 4096;  // logical ids at or above this stop the run (kInternal)
     std::chrono::milliseconds wait_slice{50};  // longest single sleep; waits re-check after it
     uint32_t spin_before_sleep = 0;            // polls of the turn before sleeping on the semaphore
+    // For policies that want settled threads: the longest wait for a thread that runs
+    // uninstrumented code (it then counts as not waiting, and the choice may vary by run).
+    std::chrono::milliseconds settle_bound{200};
   };
 
   Scheduler(SchedulePolicy& policy, ReplayObserver& observer, Options options);
@@ -90,11 +93,15 @@ class Scheduler {
   SchedulePolicy& policy() { return policy_; }
 
  private:
+  class WaitingView;
   ThreadSlot* SlotFor(LogicalThread id) const;
   void Attach(LogicalThread id);
   void SetActivity(ThreadSlot& slot, ThreadActivity activity);
   bool WaitForTurn(ThreadSlot& self);  // false when scheduling ended meanwhile
-  bool PassTurn(LogicalThread from);   // false when `from` no longer held the turn
+  // Waits until every live thread other than `holder` waits at an event, is blocked or has
+  // ended (see SchedulePolicy::WantsSettledThreads), at most settle_bound.
+  void Settle(LogicalThread holder) const;
+  bool PassTurn(LogicalThread from);  // false when `from` no longer held the turn
   void ReleaseTurnAtExit(ThreadSlot& self);
   void HandleProgress(const SchedulePolicy::Progress& progress);
   void Finish();

@@ -16,6 +16,11 @@ struct alignas(64) ThreadSlot {
   std::atomic<int32_t> os_tid{0};  // kernel thread id, for the watchdog's look at /proc
   LogicalThread id = kNoThread;
   uint32_t children = 0;  // threads this one created so far (only its own thread touches it)
+  // The event the thread waits to execute, for policies (WaitingThreads). Written by the thread
+  // itself before it sets `waiting_at_event`, which it clears once it may go on; read only by
+  // the turn holder, while the flag is set (and the thread therefore not the holder).
+  EventView pending;
+  std::atomic<bool> waiting_at_event{false};
 };
 
 }  // namespace pecan::replay
