@@ -22,7 +22,7 @@ namespace pecan::rt {
 // (4096 measured best on bench/recorder's matmul: 1024 entries let 7x more repeats through,
 // 16384 are no faster.)
 inline constexpr uint64_t kRepeatEntries = 4096;
-static_assert((kRepeatEntries & (kRepeatEntries - 1)) == 0, "a power of two");
+static_assert(kRepeatEntries == 4096, "RepeatSlot spreads offsets over 12 bits");
 
 struct RepeatEntry {
   uint64_t word;  // PackPlainWord of the access
@@ -39,10 +39,15 @@ inline constexpr int kEpochShift = 48;
 inline constexpr uint64_t kFirstEpochTag = uint64_t{1} << kEpochShift;
 
 inline uint64_t RepeatSlot(uint64_t word, uint64_t pc) {
-  // Multiplicative hashing of the address (with kind and size) and the pc: accesses of any
-  // stride — bytes, ints, doubles — spread over the whole table.
-  constexpr int kIndexBits = __builtin_ctzll(kRepeatEntries);
-  return ((word * 0x9E3779B97F4A7C15ull) ^ (pc * 0xC2B2AE3D27D4EB4Full)) >> (64 - kIndexBits);
+  // Neighbouring addresses land in neighbouring entries, so a loop over an array fills a run of
+  // the table without collisions: the 8-byte block picks the entry and the offset inside it
+  // (bytes, shorts, ints) the upper part of the table. The kind and the pc move each access's
+  // run elsewhere.
+  const uint64_t addr = word & kLow48;
+  const uint64_t kind = (word >> 48) & 0x1f;
+  return ((addr >> 3) ^ ((addr & 7) << 9) ^ (kind << 4) ^
+          ((pc * 0x9E3779B97F4A7C15ull) >> (64 - 12))) &
+         (kRepeatEntries - 1);
 }
 
 // True when the access is a repeat in the current epoch; otherwise remembers it.

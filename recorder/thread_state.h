@@ -26,24 +26,26 @@ inline constexpr uint32_t kGateFuncs = 4;     // FUNC_ENTRY/FUNC_EXIT (PECAN_FUN
 inline constexpr uint32_t kGateReplay = 8;
 
 struct ThreadState {
-  uint32_t gates;       // what is recorded right now
-  uint32_t open_gates;  // what this thread records when not suppressed (ignore/runtime scope)
-  uint64_t stack_lo;    // accesses in [stack_lo, stack_lo + stack_filter_bytes) dropped
-  uint64_t stack_filter_bytes;  // 0 when PECAN_STACK_ACCESSES=1
-  Slot* slots;
-  uint64_t mask;
-  uint64_t tail;        // next slot to write (private copy of ring->tail)
-  uint64_t tail_limit;  // tail may grow up to here before the ring's head must be re-read
-  ThreadRing* ring;
-  RepeatEntry* repeats;       // the repeat filter (repeat_filter.h); nullptr records every access
-  uint64_t epoch_tag;         // the current epoch in the top 16 bits
-  uint32_t repeats_left_out;  // since the thread's last recorded event (at most kMaxRepeatsBefore)
-  uint64_t stack_bytes;       // size of the thread's stack, for the FREE at THREAD_END
-  uint64_t entry_pc;          // the thread's start routine: site of THREAD_BEGIN/THREAD_END
-  uint32_t serial;
-  uint32_t ignore_depth;
-  uint32_t func_depth;  // recorded FUNC_ENTRYs not yet exited
-  pid_t tid;
+  uint32_t gates = 0;       // what is recorded right now
+  uint32_t open_gates = 0;  // what this thread records when not suppressed (ignore/runtime scope)
+  uint64_t stack_lo = 0;    // accesses in [stack_lo, stack_lo + stack_filter_bytes) dropped
+  uint64_t stack_filter_bytes = 0;  // 0 when PECAN_STACK_ACCESSES=1
+  Slot* slots = nullptr;
+  uint64_t mask = 0;
+  uint64_t tail = 0;        // next slot to write (private copy of ring->tail)
+  uint64_t tail_limit = 0;  // tail may grow up to here before the ring's head must be re-read
+  ThreadRing* ring = nullptr;
+  RepeatEntry* repeats =
+      nullptr;             // the repeat filter (repeat_filter.h); nullptr records every access
+  uint64_t epoch_tag = 0;  // the current epoch in the top 16 bits
+  uint32_t repeats_left_out =
+      0;                     // since the thread's last recorded event (at most kMaxRepeatsBefore)
+  uint64_t stack_bytes = 0;  // size of the thread's stack, for the FREE at THREAD_END
+  uint64_t entry_pc = 0;     // the thread's start routine: site of THREAD_BEGIN/THREAD_END
+  uint32_t serial = 0;
+  uint32_t ignore_depth = 0;
+  uint32_t func_depth = 0;  // recorded FUNC_ENTRYs not yet exited
+  pid_t tid = 0;
 };
 
 // constinit: no TLS wrapper call on each access (the state is zero-initialized).

@@ -113,6 +113,7 @@ bool TraceCollector::OnWriterThread() const {
 }
 
 void* TraceCollector::ThreadMain(void* self) {
+  pthread_setname_np(pthread_self(), "pecan-writer");  // in top, gdb and profiles
   // Asynchronous signals are for the program's threads; a fault in here still kills us.
   sigset_t async_signals;
   sigfillset(&async_signals);
@@ -342,41 +343,42 @@ uint64_t TraceCollector::AppendInTurnRun(RingCursor& cursor, uint64_t head, uint
   const uint64_t mask = cursor.ring->mask;
   // Plain events go straight from the slots into the writer's chunk columns, and so do stamped
   // events whose turn has come, up to `stop` or an event that needs more than that.
-  writer_.AppendRun(ThreadId(cursor.thread), [&]() -> std::optional<RunEvent> {
-    if (head >= stop) return std::nullopt;
-    const Slot& slot = slots[head & mask];
-    // The producer wrote these lines on another core: ask for them a few lines ahead.
-    __builtin_prefetch(&slots[(head + kPrefetchSlots) & mask]);
-    const uint64_t word = slot.word;
-    const EventKind kind = SlotKind(word);
-    if (!IsStampedKind(kind)) {
-      RunEvent e{kind,
-                 SlotFlags(word),
-                 uint32_t(SlotInlineSize(word)),
-                 SlotLow48(word),
-                 sites_.Intern(slot.pc & kLow48),
-                 uint16_t(slot.pc >> kRepeatsShift)};
-      if (e.size == 0 && IsPlainAccess(kind)) [[unlikely]] {
-        // A wide access: its size is in the next slot, published with it.
-        e.size = uint32_t(std::min<uint64_t>(slots[(head + 1) & mask].word, UINT32_MAX));
-        ++head;
-      }
-      ++head;
-      return e;
-    }
-    const uint64_t stamp = SlotLow48(word);
-    if (stamp != next_stamp_ || stamp >= stamp_limit || ChangesThreadTable(kind))
-      return std::nullopt;
-    const Slot& second = slots[(head + 1) & mask];
-    ++next_stamp_;
-    head += 2;
-    return RunEvent{kind,
-                    SlotFlags(word),
-                    uint32_t(std::min<uint64_t>(second.pc, UINT32_MAX)),
-                    second.word,
-                    sites_.Intern(slot.pc & kLow48),
-                    uint16_t(slot.pc >> kRepeatsShift)};
-  });
+  writer_.AppendRun(
+      ThreadId(cursor.thread), [&]() __attribute__((always_inline))->std::optional<RunEvent> {
+        if (head >= stop) return std::nullopt;
+        const Slot& slot = slots[head & mask];
+        // The producer wrote these lines on another core: ask for them a few lines ahead.
+        __builtin_prefetch(&slots[(head + kPrefetchSlots) & mask]);
+        const uint64_t word = slot.word;
+        const EventKind kind = SlotKind(word);
+        if (!IsStampedKind(kind)) {
+          RunEvent e{kind,
+                     SlotFlags(word),
+                     uint32_t(SlotInlineSize(word)),
+                     SlotLow48(word),
+                     sites_.Intern(slot.pc & kLow48),
+                     uint16_t(slot.pc >> kRepeatsShift)};
+          if (e.size == 0 && IsPlainAccess(kind)) [[unlikely]] {
+            // A wide access: its size is in the next slot, published with it.
+            e.size = uint32_t(std::min<uint64_t>(slots[(head + 1) & mask].word, UINT32_MAX));
+            ++head;
+          }
+          ++head;
+          return e;
+        }
+        const uint64_t stamp = SlotLow48(word);
+        if (stamp != next_stamp_ || stamp >= stamp_limit || ChangesThreadTable(kind))
+          return std::nullopt;
+        const Slot& second = slots[(head + 1) & mask];
+        ++next_stamp_;
+        head += 2;
+        return RunEvent{kind,
+                        SlotFlags(word),
+                        uint32_t(std::min<uint64_t>(second.pc, UINT32_MAX)),
+                        second.word,
+                        sites_.Intern(slot.pc & kLow48),
+                        uint16_t(slot.pc >> kRepeatsShift)};
+      });
   return head;
 }
 

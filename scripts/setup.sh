@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   cmake make g++ clang             # build; clang is also a supported compiler for instrumented programs
+  libclang-rt-14-dev               # clang's sanitizer runtimes (the test script's ASan + UBSan build)
   pkg-config
   libboost-graph-dev               # the partial/temporal order graph (analyzer)
   libprotobuf-dev protobuf-compiler  # trace, clip and report schemas

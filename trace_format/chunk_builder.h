@@ -19,7 +19,7 @@ inline uint64_t ZigZag(int64_t v) {
 }
 
 // Writes `v` as a protobuf varint (7 bits a byte, low bits first) and moves `out` past it.
-inline void PutVarint(uint8_t*& out, uint64_t v) {
+__attribute__((always_inline)) inline void PutVarint(uint8_t*& out, uint64_t v) {
   uint8_t* p = out;
   while (v >= 0x80) {
     *p = static_cast<uint8_t>(v | 0x80);
@@ -82,8 +82,10 @@ class ChunkBuilder {
     size_t room() const { return kind_limit_ - kind_out_; }
     // Scalars, not a RunEvent: the byte stores below could alias a referenced event and force
     // reloads.
-    void Add(EventKind kind, uint8_t flags, uint32_t size, uint64_t addr, SiteId site,
-             uint16_t repeats_before = 0) {
+    // Inlined into the writer's per-event loops (the recorder's drain, Append).
+    __attribute__((always_inline)) void Add(EventKind kind, uint8_t flags, uint32_t size,
+                                            uint64_t addr, SiteId site,
+                                            uint16_t repeats_before = 0) {
       if (repeats_before != 0) [[unlikely]]
         repeats_->emplace_back(static_cast<uint32_t>(kind_out_ - kinds_), repeats_before);
       kind_out_[0] = static_cast<uint8_t>(kind);

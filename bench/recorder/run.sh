@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Recorder benchmark: builds each program in this folder three ways (native, full ThreadSanitizer,
 # pecan-cc/pecan-c++), runs each build RUNS times and prints the median wall times, the slowdowns,
-# the events recorded per second and the trace's bytes per event on disk.
+# the events recorded per second and the trace's bytes per event on disk. It also runs the pecan
+# build without recording ("calls"): the cost of the compiler's instrumentation calls alone,
+# which no recorder can go below.
 #
 # Usage: bench/recorder/run.sh [BUILD_DIR] [RUNS]
 #   BUILD_DIR  a configured and built pecan build tree (default: build); needs its `pecan`,
@@ -45,7 +47,7 @@ time_run() {
   awk -v s="$start" -v e="$end" 'BEGIN { printf "%.4f\n", e - s }'
 }
 
-printf '%-18s %9s %9s %7s %9s %7s %12s %10s %8s\n' program native_s tsan_s tsan_x pecan_s pecan_x events Mevents/s B/event
+printf '%-18s %9s %9s %7s %8s %9s %7s %12s %10s %8s\n' program native_s tsan_s tsan_x calls_x pecan_s pecan_x events Mevents/s B/event
 for entry in "${programs[@]}"; do
   read -r name source arguments <<<"$entry"
   if [ -n "${PECAN_BENCH_PROGRAMS:-}" ] && [[ " $PECAN_BENCH_PROGRAMS " != *" $name "* ]]; then
@@ -61,11 +63,12 @@ for entry in "${programs[@]}"; do
   "${wrapper[@]}" "${flags[@]}" "$here/$source" -o "$work/$name.pecan"
   read -r -a argv <<<"$arguments"
 
-  native=() tsan=() recorded=()
+  native=() tsan=() calls=() recorded=()
   events=0 bytes=0
   for ((run = 0; run < runs; run++)); do
     native+=("$(time_run "$work/$name.native" "${argv[@]}")")
     tsan+=("$(time_run env TSAN_OPTIONS=exitcode=0 "$work/$name.tsan" "${argv[@]}")")
+    calls+=("$(time_run env -u PECAN_MODE "$work/$name.pecan" "${argv[@]}")")
     trace="$work/$name.trace"
     # shellcheck disable=SC2086
     report=$("$pecan" record ${PECAN_BENCH_RECORD_ARGS:-} -o "$trace" -- "$work/$name.pecan" "${argv[@]}" 2>&1 >/dev/null)
@@ -81,9 +84,10 @@ for entry in "${programs[@]}"; do
   done
   native_s=$(printf '%s\n' "${native[@]}" | median)
   tsan_s=$(printf '%s\n' "${tsan[@]}" | median)
+  calls_s=$(printf '%s\n' "${calls[@]}" | median)
   pecan_s=$(printf '%s\n' "${recorded[@]}" | median)
-  awk -v n="$name" -v a="$native_s" -v t="$tsan_s" -v p="$pecan_s" -v e="$events" -v b="$bytes" 'BEGIN {
-    printf "%-18s %9.3f %9.3f %6.1fx %9.3f %6.1fx %12d %10.1f %8.3f\n", n, a, t, t / a, p, p / a, e, e / p / 1e6, b / e
+  awk -v n="$name" -v a="$native_s" -v t="$tsan_s" -v c="$calls_s" -v p="$pecan_s" -v e="$events" -v b="$bytes" 'BEGIN {
+    printf "%-18s %9.3f %9.3f %6.1fx %7.1fx %9.3f %6.1fx %12d %10.1f %8.3f\n", n, a, t, t / a, c / a, p, p / a, e, e / p / 1e6, b / e
   }'
 done
 echo "(median of $runs runs; $cc / $cxx; $(nproc) cores; load average at the end: $(cut -d' ' -f1-3 /proc/loadavg))"
