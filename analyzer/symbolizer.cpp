@@ -115,15 +115,19 @@ class ModuleDebugInfo {
   SourceLocation Resolve(uint64_t pc) {
     SourceLocation location;
     if (!usable()) return location;
-    if (Dwfl_Line* line = dwfl_module_getsrc(module_, pc)) {
-      int line_number = 0;
-      const char* file = dwfl_lineinfo(line, nullptr, &line_number, nullptr, nullptr, nullptr);
-      if (file != nullptr && line_number > 0) {
-        location.file = file;
-        location.line = static_cast<uint32_t>(line_number);
+    Dwarf_Addr bias = 0;
+    Dwarf_Die* unit = UnitAt(pc, &bias);
+    if (unit != nullptr) {
+      if (Dwarf_Line* line = dwarf_getsrc_die(unit, pc - bias)) {
+        int line_number = 0;
+        const char* file = dwarf_linesrc(line, nullptr, nullptr);
+        if (file != nullptr && dwarf_lineno(line, &line_number) == 0 && line_number > 0) {
+          location.file = file;
+          location.line = static_cast<uint32_t>(line_number);
+        }
       }
+      location.function = FunctionIn(unit, pc - bias);
     }
-    location.function = FunctionFromDwarf(pc);
     if (location.function.empty()) location.function = Demangle(dwfl_module_addrname(module_, pc));
     return location;
   }
@@ -148,12 +152,53 @@ class ModuleDebugInfo {
            std::memcmp(expected.data(), bits, expected.size()) == 0;
   }
 
-  std::string FunctionFromDwarf(uint64_t pc) {
-    Dwarf_Addr bias = 0;
-    Dwarf_Die* unit = dwfl_module_addrdie(module_, pc, &bias);
-    if (unit == nullptr) return {};
+  // The compile unit covering `pc`. libdwfl finds it through .debug_aranges, which clang does not
+  // emit (elfutils before 0.192 then finds nothing); then the unit's own address ranges decide.
+  Dwarf_Die* UnitAt(uint64_t pc, Dwarf_Addr* bias) {
+    if (Dwarf_Die* unit = dwfl_module_addrdie(module_, pc, bias)) return unit;
+    if (!unit_ranges_loaded_) LoadUnitRanges();
+    *bias = dwarf_bias_;
+    const uint64_t address = pc - dwarf_bias_;
+    auto after =
+        std::upper_bound(unit_ranges_.begin(), unit_ranges_.end(), address,
+                         [](uint64_t a, const UnitRange& range) { return a < range.start; });
+    if (after == unit_ranges_.begin()) return nullptr;
+    --after;
+    return address < after->end ? &units_[after->unit] : nullptr;
+  }
+
+  void LoadUnitRanges() {
+    unit_ranges_loaded_ = true;
+    Dwarf* dwarf = dwfl_module_getdwarf(module_, &dwarf_bias_);
+    if (dwarf == nullptr) return;
+    Dwarf_Off offset = 0;
+    Dwarf_Off next = 0;
+    size_t header_size = 0;
+    while (dwarf_nextcu(dwarf, offset, &next, &header_size, nullptr, nullptr, nullptr) == 0) {
+      Dwarf_Die unit;
+      if (dwarf_offdie(dwarf, offset + header_size, &unit) != nullptr) {
+        ptrdiff_t cursor = 0;
+        Dwarf_Addr base = 0;
+        Dwarf_Addr start = 0;
+        Dwarf_Addr end = 0;
+        bool kept = false;
+        while ((cursor = dwarf_ranges(&unit, cursor, &base, &start, &end)) > 0) {
+          if (end <= start) continue;
+          unit_ranges_.push_back(UnitRange{start, end, units_.size()});
+          kept = true;
+        }
+        if (kept) units_.push_back(unit);
+      }
+      offset = next;
+    }
+    std::sort(unit_ranges_.begin(), unit_ranges_.end(),
+              [](const UnitRange& a, const UnitRange& b) { return a.start < b.start; });
+  }
+
+  // The innermost function (inlined ones included) around `address` (a DWARF address) in `unit`.
+  std::string FunctionIn(Dwarf_Die* unit, uint64_t address) {
     Dwarf_Die* scopes = nullptr;
-    int count = dwarf_getscopes(unit, pc - bias, &scopes);
+    int count = dwarf_getscopes(unit, address, &scopes);
     std::string name;
     for (int i = 0; i < count && name.empty(); ++i) {
       int tag = dwarf_tag(&scopes[i]);
@@ -200,6 +245,16 @@ class ModuleDebugInfo {
   Dwarf_Addr high_ = 0;
   bool data_symbols_loaded_ = false;
   std::vector<NamedRange> data_symbols_;
+  // UnitAt's own index: each compile unit's address ranges, sorted by start.
+  struct UnitRange {
+    uint64_t start = 0;
+    uint64_t end = 0;  // exclusive
+    size_t unit = 0;   // into units_
+  };
+  bool unit_ranges_loaded_ = false;
+  Dwarf_Addr dwarf_bias_ = 0;
+  std::vector<UnitRange> unit_ranges_;
+  std::vector<Dwarf_Die> units_;
 };
 
 }  // namespace

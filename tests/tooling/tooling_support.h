@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -89,17 +90,19 @@ inline unsigned LineOf(const std::string& file, const std::string& marker) {
 
 // Builds tests/tooling/programs/counter.c once per test process with pecan-cc (gcc, -g) and
 // returns the program's path; the program is named "counter".
-inline const std::string& InstrumentedCounter() {
+// counter.c built with pecan-cc around `compiler` (gcc or clang), once per compiler.
+inline std::string InstrumentedCounter(const std::string& compiler = "gcc") {
   static TempDir folder("counter");
-  static const std::string program = [] {
-    std::string path = folder / "counter";
-    std::string command = "PECAN_CC=gcc " + Quote(kWrappersDir + "/pecan-cc") +
-                          " -g -O1 -pthread " + Quote(kProgramsDir + "/counter.c") + " -o " +
-                          Quote(path);
-    if (std::system(command.c_str()) != 0) throw std::runtime_error("cannot build " + path);
-    return path;
-  }();
-  return program;
+  static std::map<std::string, std::string> built;
+  auto found = built.find(compiler);
+  if (found != built.end()) return found->second;
+  std::string path = folder / ("counter-" + compiler);
+  std::string command = "PECAN_CC=" + compiler + " " + Quote(kWrappersDir + "/pecan-cc") +
+                        " -g -O1 -pthread " + Quote(kProgramsDir + "/counter.c") + " -o " +
+                        Quote(path);
+  if (std::system(command.c_str()) != 0) throw std::runtime_error("cannot build " + path);
+  built.emplace(compiler, path);
+  return path;
 }
 
 }  // namespace tooling_test
