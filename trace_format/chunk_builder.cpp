@@ -80,14 +80,12 @@ void ChunkBuilder::StartRun(ThreadId thread) {
   if (run_thread_ != kNoRun && count > run_start_) {
     wire::PutVarint(run_threads_end_, run_thread_);
     wire::PutVarint(run_lengths_end_, count - run_start_);
-    deltas_.addr(run_thread_) = run_addr_;
     deltas_.site(run_thread_) = run_site_;
   }
   run_thread_ = thread;
   run_start_ = count;
   if (thread == kNoRun) return;
   deltas_.Touch(thread);
-  run_addr_ = deltas_.addr(thread);
   run_site_ = deltas_.site(thread);
 }
 
@@ -178,6 +176,7 @@ void ChunkBuilder::Clear() {
   run_start_ = 0;
   repeats_.clear();
   deltas_.StartChunk();
+  site_addrs_.StartChunk();
 }
 
 }  // namespace pecan

@@ -1,5 +1,6 @@
 // The chunk being written: each appended event goes straight into the EventChunk columns, already
-// in protobuf wire format (per-thread zig-zag deltas as varints), so writing the chunk is a copy.
+// in protobuf wire format (zig-zag deltas as varints: addresses per site, sites per thread), so
+// writing the chunk is a copy.
 #pragma once
 
 #include <cstddef>
@@ -7,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "trace_format/per_site_address.h"
 #include "trace_format/per_thread_delta.h"
 #include "trace_format/trace.h"
 
@@ -91,10 +93,10 @@ class ChunkBuilder {
       kind_out_[0] = static_cast<uint8_t>(kind);
       kind_out_[flags_offset_] = flags;
       ++kind_out_;
-      wire::PutVarint(addr_out_, wire::ZigZag(static_cast<int64_t>(addr - addr_)));
+      const uint64_t previous = PerSiteAddressState::Exchange(site_addrs_[site], generation_, addr);
+      wire::PutVarint(addr_out_, wire::ZigZag(static_cast<int64_t>(addr - previous)));
       wire::PutVarint(site_out_, wire::ZigZag(static_cast<int64_t>(site) - site_));
       wire::PutVarint(size_out_, size);
-      addr_ = addr;
       site_ = site;
     }
 
@@ -106,8 +108,9 @@ class ChunkBuilder {
     uint8_t* addr_out_;
     uint8_t* site_out_;
     uint8_t* size_out_;
-    uint64_t addr_;  // previous address and site of the run's thread
-    int64_t site_;
+    int64_t site_;  // previous site of the run's thread
+    PerSiteAddressState::Entry* site_addrs_;  // previous address of each site in the chunk
+    uint32_t generation_;
     const uint8_t* kinds_;  // the chunk's first kind byte: event i's is kinds_[i]
     std::vector<std::pair<uint32_t, uint16_t>>* repeats_;
   };
@@ -127,8 +130,12 @@ class ChunkBuilder {
   // Closes the open run and opens one for `thread`.
   void StartRun(ThreadId thread);
 
-  Cursor OpenCursor() {
+  // Add may then take events of sites [0, site_count).
+  Cursor OpenCursor(size_t site_count) {
+    site_addrs_.Reserve(site_count);
     Cursor c;
+    c.site_addrs_ = site_addrs_.entries();
+    c.generation_ = site_addrs_.generation();
     c.kinds_ = kinds_and_flags_.data();
     c.repeats_ = &repeats_;
     c.kind_out_ = kind_out_;
@@ -137,7 +144,6 @@ class ChunkBuilder {
     c.addr_out_ = addr_end_;
     c.site_out_ = site_end_;
     c.size_out_ = size_end_;
-    c.addr_ = run_addr_;
     c.site_ = run_site_;
     return c;
   }
@@ -146,14 +152,13 @@ class ChunkBuilder {
     addr_end_ = c.addr_out_;
     site_end_ = c.site_out_;
     size_end_ = c.size_out_;
-    run_addr_ = c.addr_;
     run_site_ = static_cast<uint32_t>(c.site_);
   }
 
   // Appends one event of run_thread(). Needs !full().
   void Add(EventKind kind, uint8_t flags, uint32_t size, uint64_t addr, SiteId site,
            uint16_t repeats_before = 0) {
-    Cursor c = OpenCursor();
+    Cursor c = OpenCursor(size_t{site} + 1);
     c.Add(kind, flags, size, addr, site, repeats_before);
     CloseCursor(c);
   }
@@ -189,9 +194,9 @@ class ChunkBuilder {
 
   ThreadId run_thread_ = kNoRun;
   uint32_t run_start_ = 0;  // index of the open run's first event
-  uint64_t run_addr_ = 0;   // previous address and site of the open run's thread
-  uint32_t run_site_ = 0;
+  uint32_t run_site_ = 0;        // previous site of the open run's thread
   PerThreadDeltaState deltas_;  // the same for the other threads
+  PerSiteAddressState site_addrs_;
   // Events with repeats before them, as (index in the chunk, count): few, so kept aside.
   std::vector<std::pair<uint32_t, uint16_t>> repeats_;
 

@@ -10,7 +10,8 @@
 namespace pecan {
 
 void ChunkDecoder::Decode(const proto::EventChunk& chunk, size_t thread_count, size_t site_count,
-                          EventBatch& batch, const std::string& where) {
+                          EventBatch& batch, const std::string& where, uint32_t format_major) {
+  const bool per_site = format_major >= 2;
   const uint64_t n = chunk.count();
   auto fail = [&where](const std::string& what) { throw PecanError(where + ": " + what); };
   if (n > framing::kMaxChunkEvents) fail("chunk claims " + std::to_string(n) + " events");
@@ -47,6 +48,12 @@ void ChunkDecoder::Decode(const proto::EventChunk& chunk, size_t thread_count, s
     if (static_cast<uint8_t>(batch.kind[i]) >= kEventKindCount) saw_unknown_kinds_ = true;
 
   state_.StartChunk();
+  if (per_site) {
+    site_addrs_.StartChunk();
+    site_addrs_.Reserve(site_count);
+  }
+  PerSiteAddressState::Entry* const site_addrs = site_addrs_.entries();
+  const uint32_t generation = site_addrs_.generation();
   const int64_t* addr_delta = chunk.addr_delta().data();
   const int64_t* site_delta = chunk.site_delta().data();
   uint64_t pos = 0;
@@ -61,13 +68,20 @@ void ChunkDecoder::Decode(const proto::EventChunk& chunk, size_t thread_count, s
     uint64_t addr = state_.addr(t);
     int64_t site = state_.site(t);
     for (uint64_t i = pos; i < pos + length; ++i) {
-      addr += static_cast<uint64_t>(addr_delta[i]);
       // Unsigned arithmetic wraps where a signed overflow would be undefined.
       site =
           static_cast<int64_t>(static_cast<uint64_t>(site) + static_cast<uint64_t>(site_delta[i]));
       if (site < 0 || static_cast<uint64_t>(site) >= site_count)
         fail("event " + std::to_string(batch.first_event + i) + " names site " +
              std::to_string(site) + ", not in the site table");
+      if (per_site) {
+        PerSiteAddressState::Entry& entry = site_addrs[site];
+        addr = (entry.generation == generation ? entry.addr : 0) +
+               static_cast<uint64_t>(addr_delta[i]);
+        entry = {addr, generation};
+      } else {
+        addr += static_cast<uint64_t>(addr_delta[i]);
+      }
       batch.thread[i] = t;
       batch.addr[i] = addr;
       batch.site[i] = static_cast<SiteId>(site);

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "proto/trace.pb.h"
+#include "trace_format/per_site_address.h"
 #include "trace_format/per_thread_delta.h"
 #include "trace_format/trace_reader.h"
 
@@ -17,13 +18,16 @@ class ChunkDecoder {
   // Decodes `chunk` into `batch`, checking that every column has one entry per event, that the
   // thread runs cover the chunk, and that threads and sites are inside the tables. Throws
   // PecanError prefixed with `where` on any inconsistency.
+  // `format_major` says what addr_delta is relative to: the previous address of the same thread
+  // (format 1) or of the same site (format 2) in the chunk.
   void Decode(const proto::EventChunk& chunk, size_t thread_count, size_t site_count,
-              EventBatch& batch, const std::string& where);
+              EventBatch& batch, const std::string& where, uint32_t format_major);
   // True once a chunk held event kinds this pecan does not know (from a newer minor version).
   bool saw_unknown_kinds() const { return saw_unknown_kinds_; }
 
  private:
   PerThreadDeltaState state_;
+  PerSiteAddressState site_addrs_;
   bool saw_unknown_kinds_ = false;
 };
 

@@ -28,21 +28,23 @@ TraceFileKind DetectTraceFileKind(const std::string& path) {
     size_t n = std::strlen(suffix);
     return path.size() >= n && path.compare(path.size() - n, n, suffix) == 0;
   };
+  if (ends_with(".pecan")) return TraceFileKind::kPecan;
   if (ends_with(".std") || ends_with(".txt")) return TraceFileKind::kStd;
+  if (head.empty()) return TraceFileKind::kPecan;  // the reader says "empty file"
   size_t pos = 0;
   while (pos < head.size()) {
     size_t end = head.find('\n', pos);
     if (end == std::string::npos) end = head.size();
     std::string line = head.substr(pos, end - pos);
     pos = end + 1;
+    if (line.find('\0') != std::string::npos) return TraceFileKind::kPecan;
     size_t first = line.find_first_not_of(" \t\r");
     if (first == std::string::npos || line[first] == '#') continue;
-    if (line.find('\0') != std::string::npos) return TraceFileKind::kOther;
     size_t bar1 = line.find('|');
     size_t bar2 = bar1 == std::string::npos ? bar1 : line.find('|', bar1 + 1);
-    return bar2 != std::string::npos ? TraceFileKind::kStd : TraceFileKind::kOther;
+    return bar2 != std::string::npos ? TraceFileKind::kStd : TraceFileKind::kPecan;
   }
-  return TraceFileKind::kOther;
+  return TraceFileKind::kStd;
 }
 
 }  // namespace pecan

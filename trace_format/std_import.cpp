@@ -248,6 +248,8 @@ class StdImporter {
     if (IsAccess(op->kind)) e.size = kStdVariableBytes;
     e.site = InternSite(location, line_number);
     trace_.push_back(e);
+    trace_.source_line.push_back(
+        static_cast<uint32_t>(std::min<uint64_t>(line_number, UINT32_MAX)));
   }
 
   NameTable& Names(StdNamespace space) { return names_[static_cast<size_t>(space)]; }

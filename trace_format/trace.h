@@ -103,6 +103,9 @@ class Trace {
   std::vector<SiteId> site;
   // Empty when no event follows left-out repeats (most traces), else one entry per event.
   std::vector<uint16_t> repeats_before;
+  // Imported STD text only (empty otherwise, and not stored in .pecan files): per event, the
+  // 1-based line of the file it came from, so reports can point into a commented file.
+  std::vector<uint32_t> source_line;
 
   size_t size_events() const { return kind.size(); }
   uint16_t RepeatsBefore(EventIndex i) const {

@@ -31,6 +31,15 @@ std::string ThreadText(const Trace& tables, uint64_t id) {
   return text;
 }
 
+// The text dump's thread column: wide enough for every thread's "T3(name)", so the columns
+// after it line up.
+size_t ThreadColumnWidth(const Trace& tables) {
+  size_t width = 6;
+  for (size_t t = 0; t < tables.threads.size(); ++t)
+    width = std::max(width, ThreadText(tables, t).size());
+  return width;
+}
+
 std::string AddressText(const AddressNameIndex& names, uint64_t address) {
   std::string text = Hex(address);
   std::string name;
@@ -152,12 +161,13 @@ nlohmann::json TablesJson(const Trace& tables, bool complete, const SiteDescribe
 }
 
 void AppendEventText(std::string& out, const Trace& tables, const AddressNameIndex& names,
-                     const Event& e, EventIndex index, const SiteDescriber& describe) {
+                     size_t thread_width, const Event& e, EventIndex index,
+                     const SiteDescriber& describe) {
   char head[32];
   std::snprintf(head, sizeof head, "%10llu  ", static_cast<unsigned long long>(index));
   out += head;
   std::string thread = ThreadText(tables, e.thread);
-  thread.resize(std::max<size_t>(thread.size(), 6), ' ');
+  thread.resize(std::max(thread.size(), thread_width), ' ');
   std::string kind = KindText(e.kind);
   kind.resize(std::max<size_t>(kind.size(), 14), ' ');
   std::string target = TargetText(tables, names, e);
@@ -211,7 +221,8 @@ std::string DescribeSiteRaw(const std::vector<SiteInfo>& sites,
 std::string FormatEventText(const Trace& tables, const Event& e, EventIndex index,
                             const SiteDescriber& describe) {
   std::string line;
-  AppendEventText(line, tables, AddressNameIndex(tables.names), e, index, describe);
+  AppendEventText(line, tables, AddressNameIndex(tables.names), ThreadColumnWidth(tables), e, index,
+                  describe);
   return line;
 }
 
@@ -239,6 +250,7 @@ void DumpEvents(const Trace& tables, bool complete,
     std_exporter = std::make_unique<StdExporter>(tables.threads, tables.sites, tables.names,
                                                  StdExportOptions{options.strict_std});
   AddressNameIndex names(tables.names);
+  const size_t thread_width = ThreadColumnWidth(tables);
   std::string buffer;
   auto flush = [&] {
     out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
@@ -257,7 +269,10 @@ void DumpEvents(const Trace& tables, bool complete,
     }
     buffer += "# " + std::to_string(tables.threads.size()) + " threads, " +
               std::to_string(tables.sites.size()) + " sites\n";
-    buffer += "#    event  thread kind           target                             @ site\n";
+    std::string thread_heading = "thread";
+    thread_heading.resize(thread_width, ' ');
+    buffer += "#    event  " + thread_heading +
+              " kind           target                             @ site\n";
   } else if (options.format == DumpFormat::kJson) {
     buffer += MetaJson(tables.meta).dump() + "\n";
   }
@@ -268,7 +283,7 @@ void DumpEvents(const Trace& tables, bool complete,
         std_exporter->AppendLine(e, index, buffer);
         break;
       case DumpFormat::kText:
-        AppendEventText(buffer, tables, names, e, index, describe);
+        AppendEventText(buffer, tables, names, thread_width, e, index, describe);
         buffer += '\n';
         break;
       case DumpFormat::kJson:

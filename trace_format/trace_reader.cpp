@@ -141,12 +141,12 @@ struct TraceReader::Impl {
       Corrupt(0, "not a pecan trace (bad magic)");
     if (have < sizeof preamble) Corrupt(file_size, "truncated inside the file preamble");
     framing::Preamble version = *framing::DecodePreamble(preamble);
-    std::string reads = "this pecan reads " + std::to_string(kTraceFormatMajor) + ".x";
+    std::string reads = "this pecan reads formats 1.x to " + std::to_string(kTraceFormatMajor) + ".x";
     std::string format =
         "format " + std::to_string(version.major) + "." + std::to_string(version.minor);
     if (version.major > kTraceFormatMajor)
       Corrupt(8, "written by a newer pecan (" + format + "); " + reads);
-    if (version.major < kTraceFormatMajor) Corrupt(8, format + " is not supported; " + reads);
+    if (version.major < 1) Corrupt(8, format + " is not supported; " + reads);
 
     RecordHeader header;
     uint64_t offset = framing::kPreambleBytes;
@@ -240,7 +240,8 @@ struct TraceReader::Impl {
                         chunk.new_names(), tables, Where(offset));
       tables_applied_through = offset;
     }
-    decoder.Decode(chunk, tables.threads.size(), tables.sites.size(), batch, Where(offset));
+    decoder.Decode(chunk, tables.threads.size(), tables.sites.size(), batch, Where(offset),
+                   meta.format_major);
     if (decoder.saw_unknown_kinds() && !warned_unknown_kinds) {
       warned_unknown_kinds = true;
       Warn(path +

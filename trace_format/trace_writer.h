@@ -71,7 +71,7 @@ class TraceWriter {
       }
       // Then the events after it inline, while the chunk has room and their sites are known.
       const SiteId site_limit = site_limit_;
-      ChunkBuilder::Cursor cursor = chunk_.OpenCursor();
+      ChunkBuilder::Cursor cursor = chunk_.OpenCursor(site_limit);
       while ((e = next()) && e->site < site_limit && !cursor.full())
         cursor.Add(e->kind, e->flags, e->size, e->addr, e->site, e->repeats_before);
       chunk_.CloseCursor(cursor);

@@ -1,8 +1,9 @@
 // The installed package end to end: `cmake --install` into a temporary prefix, then a consumer
 // project with find_package(pecan) + pecan_instrument() is built (gcc for C, clang for C++), run
-// under the installed `pecan record`, and installed; the installed wrappers still work after the
-// prefix moves.
+// under the installed `pecan record`, and installed; its own tool reads the trace through the
+// installed pecan::trace_format library; the installed wrappers still work after the prefix moves.
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <string>
 
 #include "analyzer/symbolizer.h"
@@ -41,7 +42,11 @@ TEST_CASE("an installed pecan serves find_package, pecan_instrument, record and 
        {"bin/pecan", "bin/pecan-cc", "bin/pecan-c++", "lib/libpecan_rt.so",
         "lib/cmake/pecan/pecanConfig.cmake", "lib/cmake/pecan/pecanConfigVersion.cmake",
         "lib/cmake/pecan/PecanInstrument.cmake", "include/pecan/annotations.h",
-        "include/pecan/trace_format/trace.h"}) {
+        "include/pecan/trace_format/trace.h", "include/pecan/trace_format/trace_reader.h",
+        "include/pecan/trace_format/version.h", "include/pecan/proto/trace.pb.h",
+        "lib/libpecan_trace_format.a", "lib/libpecan_proto.a", "lib/cmake/pecan/pecanTargets.cmake",
+        "share/doc/pecan/PATTERNS.md", "share/doc/pecan/FORMAT.md", "share/doc/pecan/STD_FORMAT.md",
+        "share/doc/pecan/runtime-env.md"}) {
     INFO(file);
     CHECK(std::filesystem::exists(std::filesystem::path(prefix) / file));
   }
@@ -71,6 +76,29 @@ TEST_CASE("an installed pecan serves find_package, pecan_instrument, record and 
   CHECK(recorded.exit_code == 0);
   CHECK(recorded.out == "tally=1000\n");
   CheckConsumerTrace(trace);
+
+  // The consumer's trace tool, linked against the installed pecan::trace_format, reads the same
+  // trace as this test's own reader does.
+  {
+    const pecan::Trace expected = pecan::ReadTrace(trace);
+    size_t writes = 0;
+    for (pecan::EventIndex i = 0; i < expected.size_events(); ++i)
+      writes += expected.kind[i] == pecan::EventKind::kWrite;
+    CommandResult read = RunCommand(Quote(build + "/read_trace") + " " + Quote(trace), scratch);
+    INFO(read.err);
+    CHECK(read.exit_code == 0);
+    CHECK(read.out == "events=" + std::to_string(expected.size_events()) +
+                          " threads=" + std::to_string(expected.threads.size()) +
+                          " writes=" + std::to_string(writes) + " complete=1\n");
+    CHECK(writes >= 1000);
+    // A foreign file: the library's error names the file and the byte offset.
+    std::string foreign = scratch / "foreign.pecan";
+    std::ofstream(foreign) << "not a trace\n";
+    CommandResult refused =
+        RunCommand(Quote(build + "/read_trace") + " " + Quote(foreign), scratch);
+    CHECK(refused.exit_code == 1);
+    CHECK_THAT(refused.err, Catch::Contains("foreign.pecan") && Catch::Contains("byte 0"));
+  }
 
   // The consumer's own install keeps finding the runtime (pecan_instrument sets INSTALL_RPATH).
   CommandResult installed_app = RunCommand(installed_pecan + " record -q -o " + Quote(trace) +

@@ -5,7 +5,7 @@
 
 namespace pecan::testing {
 
-proto::EventChunk ReferenceChunk(const EventBatch& events) {
+proto::EventChunk ReferenceChunk(const EventBatch& events, uint32_t format_major) {
   proto::EventChunk chunk;
   const size_t n = events.count();
   chunk.set_first_event(events.first_event);
@@ -13,6 +13,7 @@ proto::EventChunk ReferenceChunk(const EventBatch& events) {
   chunk.mutable_kind()->assign(reinterpret_cast<const char*>(events.kind.data()), n);
   chunk.mutable_flags()->assign(reinterpret_cast<const char*>(events.flags.data()), n);
   std::map<ThreadId, std::pair<uint64_t, uint32_t>> previous;  // thread -> (addr, site)
+  std::map<SiteId, uint64_t> previous_at_site;                 // format 2: site -> addr
   for (size_t i = 0; i < n; ++i) {
     const ThreadId t = events.thread[i];
     if (i == 0 || events.thread[i - 1] != t) {
@@ -22,7 +23,9 @@ proto::EventChunk ReferenceChunk(const EventBatch& events) {
     const int run = chunk.thread_run_length_size() - 1;
     chunk.set_thread_run_length(run, chunk.thread_run_length(run) + 1);
     auto& [addr, site] = previous[t];
-    chunk.add_addr_delta(static_cast<int64_t>(events.addr[i] - addr));
+    uint64_t& site_addr = previous_at_site[events.site[i]];
+    chunk.add_addr_delta(static_cast<int64_t>(events.addr[i] - (format_major >= 2 ? site_addr : addr)));
+    site_addr = events.addr[i];
     chunk.add_site_delta(static_cast<int64_t>(events.site[i]) - static_cast<int64_t>(site));
     chunk.add_size(events.size[i]);
     addr = events.addr[i];

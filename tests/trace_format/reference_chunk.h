@@ -4,11 +4,13 @@
 
 #include "proto/trace.pb.h"
 #include "trace_format/trace_reader.h"
+#include "trace_format/version.h"
 
 namespace pecan::testing {
 
-// `events`' columns as an EventChunk: first_event, count, thread runs, kinds, flags, sizes and
-// the per-thread address and site deltas (table entries are left to the caller).
-proto::EventChunk ReferenceChunk(const EventBatch& events);
+// `events`' columns as an EventChunk: first_event, count, thread runs, kinds, flags, sizes, the
+// per-thread site deltas and the address deltas — per site in format 2, per thread in format 1
+// (table entries are left to the caller).
+proto::EventChunk ReferenceChunk(const EventBatch& events, uint32_t format_major = kTraceFormatMajor);
 
 }  // namespace pecan::testing

@@ -159,6 +159,10 @@ TEST_CASE("STD import tolerates comments, blank lines, whitespace and case", "[s
   CHECK(messy.thread == clean.thread);
   CHECK(messy.addr == clean.addr);
   CHECK(Export(messy) == kIssueExample);
+  // Each event remembers its line in the file, comments and blank lines counted.
+  CHECK(messy.source_line == std::vector<uint32_t>{3, 4, 6, 7, 8, 9});
+  CHECK(clean.source_line == std::vector<uint32_t>{1, 2, 3, 4, 5, 6});
+  CHECK(clean.source_line.size() == clean.size_events());
 }
 
 TEST_CASE("STD thread names of any form get dense ids, the first seen being main", "[std]") {

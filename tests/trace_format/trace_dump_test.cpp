@@ -135,6 +135,42 @@ TEST_CASE("trace files are recognized by magic, extension or first line", "[dump
   CHECK(DetectTraceFileKind(kFigure1) == TraceFileKind::kStd);
   pecan::testing::WriteFileBytes(std_file.path(), "# comment\n\nT0|r(x)|1\n");
   CHECK(DetectTraceFileKind(std_file.path()) == TraceFileKind::kStd);
+  // A file that is neither goes to the .pecan reader, whose error names the byte offset (the
+  // commands print it); so does anything named *.pecan.
   pecan::testing::WriteFileBytes(other.path(), "hello world\n");
-  CHECK(DetectTraceFileKind(other.path()) == TraceFileKind::kOther);
+  CHECK(DetectTraceFileKind(other.path()) == TraceFileKind::kPecan);
+  CHECK_THROWS_WITH(ReadTrace(other.path()),
+                    other.path() + ":byte 0: not a pecan trace (bad magic)");
+  TempFile named("kind.pecan"), binary("kind.bin"), comments("kind.notes");
+  pecan::testing::WriteFileBytes(named.path(), "T0|r(x)|1\n");
+  CHECK(DetectTraceFileKind(named.path()) == TraceFileKind::kPecan);
+  pecan::testing::WriteFileBytes(binary.path(), std::string("\x7f"
+                                                            "ELF\0\0|a|b\n",
+                                                            11));
+  CHECK(DetectTraceFileKind(binary.path()) == TraceFileKind::kPecan);
+  pecan::testing::WriteFileBytes(comments.path(), "# only comments: an empty STD trace\n\n");
+  CHECK(DetectTraceFileKind(comments.path()) == TraceFileKind::kStd);
+}
+
+TEST_CASE("dump text: the columns line up when threads have names", "[dump]") {
+  Trace t;
+  t.threads = {ThreadInfo{std::nullopt, 0, "main"}, ThreadInfo{0, 0, "T1"},
+               ThreadInfo{0, 1, "a-long-worker-name"}};
+  t.sites = {SiteInfo{kNoModule, 1}};
+  t.push_back(Event{0, EventKind::kWrite, 0, 8, 0x1000, 0});
+  t.push_back(Event{1, EventKind::kRead, 0, 8, 0x1000, 0});
+  t.push_back(Event{2, EventKind::kWrite, 0, 8, 0x1000, 0});
+  std::ostringstream out;
+  DumpTrace(t, out, TraceDumpOptions{});
+  auto lines = Lines(out.str());
+  REQUIRE(lines.size() == 3 + 3);  // no program line: three comment lines, then the events
+  // The kind column starts at the same place on every line, and under its heading.
+  const size_t kind_column = lines[2].find("kind");
+  REQUIRE(kind_column != std::string::npos);
+  CHECK(lines[3].find("write") == kind_column);
+  CHECK(lines[4].find("read") == kind_column);
+  CHECK(lines[5].find("write") == kind_column);
+  CHECK_THAT(lines[3], Catch::Contains("T0(main) "));
+  CHECK_THAT(lines[5], Catch::Contains("T2(a-long-worker-name) write"));
+  CHECK(FormatEventText(t, t.event(1), 1, [](SiteId) { return "x"; }).find("read") == kind_column);
 }

@@ -222,7 +222,7 @@ std::string FutureTrace(uint16_t major, uint16_t minor, uint8_t extra_kind) {
   add(0, static_cast<uint8_t>(EventKind::kWrite), 0x1000);
   add(1, extra_kind, 0x1000);
   add(1, static_cast<uint8_t>(EventKind::kRead), 0x1008);
-  proto::EventChunk chunk = pecan::testing::ReferenceChunk(batch);
+  proto::EventChunk chunk = pecan::testing::ReferenceChunk(batch, major);
   *chunk.add_new_threads() = ThreadToProto(0, ThreadInfo{});
   *chunk.add_new_threads() = ThreadToProto(1, ThreadInfo{0, 0, "child"});
   *chunk.add_new_sites() = SiteToProto(0, SiteInfo{0, 12});
@@ -243,18 +243,19 @@ std::string FutureTrace(uint16_t major, uint16_t minor, uint8_t extra_kind) {
 
 TEST_CASE("a newer minor version with unknown fields, records and kinds is read", "[robustness]") {
   TempFile file("future-minor.pecan");
-  WriteFileBytes(file.path(), FutureTrace(1, 9, static_cast<uint8_t>(EventKind::kRead)));
+  WriteFileBytes(file.path(), FutureTrace(kTraceFormatMajor, kTraceFormatMinor + 9,
+                                          static_cast<uint8_t>(EventKind::kRead)));
   pecan::ScopedWarningCapture warnings;
   Trace t = ReadTrace(file.path());
   CHECK(warnings.messages().empty());
   REQUIRE(t.size_events() == 3);
-  CHECK(t.meta.format_minor == 9);
+  CHECK(t.meta.format_minor == kTraceFormatMinor + 9);
   CHECK(t.meta.producer == "pecan 9");
   CHECK(t.threads[1].name == "child");
   CHECK(t.addr == std::vector<uint64_t>{0x1000, 0x1000, 0x1008});
 
   // An event kind added by that newer minor is kept, with one warning.
-  WriteFileBytes(file.path(), FutureTrace(1, 9, 42));
+  WriteFileBytes(file.path(), FutureTrace(kTraceFormatMajor, kTraceFormatMinor + 9, 42));
   Trace k = ReadTrace(file.path());
   REQUIRE(k.size_events() == 3);
   CHECK(static_cast<int>(k.kind[1]) == 42);
@@ -264,8 +265,19 @@ TEST_CASE("a newer minor version with unknown fields, records and kinds is read"
 
 TEST_CASE("a newer major version is refused, saying so", "[robustness]") {
   TempFile file("future-major.pecan");
-  WriteFileBytes(file.path(), FutureTrace(2, 0, static_cast<uint8_t>(EventKind::kRead)));
-  CHECK_THROWS_WITH(
-      ReadTrace(file.path()),
-      file.path() + ":byte 8: written by a newer pecan (format 2.0); this pecan reads 1.x");
+  const uint16_t major = kTraceFormatMajor + 1;
+  WriteFileBytes(file.path(), FutureTrace(major, 0, static_cast<uint8_t>(EventKind::kRead)));
+  CHECK_THROWS_WITH(ReadTrace(file.path()),
+                    file.path() + ":byte 8: written by a newer pecan (format " +
+                        std::to_string(major) + ".0); this pecan reads formats 1.x to " +
+                        std::to_string(kTraceFormatMajor) + ".x");
+}
+
+TEST_CASE("files of format 1 are still read", "[robustness]") {
+  // Format 1 stored each address relative to the thread's previous one.
+  TempFile file("format-1.pecan");
+  WriteFileBytes(file.path(), FutureTrace(1, 0, static_cast<uint8_t>(EventKind::kRead)));
+  Trace t = ReadTrace(file.path());
+  CHECK(t.meta.format_major == 1);
+  CHECK(t.addr == std::vector<uint64_t>{0x1000, 0x1000, 0x1008});
 }
