@@ -121,9 +121,17 @@ struct KeyInfo {
   ThreadId first_thread;
   bool many_threads = false;
   bool written = false;
+  bool read = false;
 };
 
 }  // namespace
+
+bool LocationFilter::Keeps(const LocationInfo& info) const {
+  return std::any_of(needs.begin(), needs.end(), [&](const LocationNeed& need) {
+    return (!need.shared || info.shared) && (!need.written || info.written) &&
+           (!need.read || info.read);
+  });
+}
 
 struct LocationTable::Impl {
   std::vector<LocationId> of;
@@ -133,7 +141,8 @@ struct LocationTable::Impl {
   uint64_t all_locations = 0;
 };
 
-LocationTable::LocationTable(const Trace& trace) : impl_(std::make_unique<Impl>()) {
+LocationTable::LocationTable(const Trace& trace, const LocationFilter& filter)
+    : impl_(std::make_unique<Impl>()) {
   const size_t n = trace.size_events();
   std::vector<uint32_t> key_of(n, ~0u);
   std::vector<KeyInfo> keys;
@@ -165,7 +174,11 @@ LocationTable::LocationTable(const Trace& trace) : impl_(std::make_unique<Impl>(
     KeyInfo& key = keys[state.key];
     key_of[i] = state.key;
     if (trace.thread[i] != key.first_thread) key.many_threads = true;
-    if (IsWriteAccess(kind)) key.written = true;
+    if (IsWriteAccess(kind)) {
+      key.written = true;
+    } else if (IsReadAccess(kind)) {
+      key.read = true;
+    }
   }
 
   // Merge overlapping keys of one version into locations.
@@ -179,21 +192,25 @@ LocationTable::LocationTable(const Trace& trace) : impl_(std::make_unique<Impl>(
   struct Component {
     LocationInfo info;
     ThreadId first_thread;
-    bool many_threads;
-    bool written;
   };
   std::vector<Component> components;
   for (uint32_t k : order) {
     const KeyInfo& key = keys[k];
     if (components.empty() || components.back().info.version != key.version ||
         key.begin >= components.back().info.end) {
-      components.push_back(Component{LocationInfo{key.begin, key.end, key.version},
-                                     key.first_thread, key.many_threads, key.written});
+      LocationInfo info{key.begin, key.end, key.version};
+      info.shared = key.many_threads;
+      info.written = key.written;
+      info.read = key.read;
+      components.push_back(Component{info, key.first_thread});
     } else {
-      Component& c = components.back();
-      c.info.end = std::max(c.info.end, key.end);
-      c.many_threads |= key.many_threads || key.first_thread != c.first_thread;
-      c.written |= key.written;
+      // A second key: a different byte range (keys of one version are distinct ranges).
+      LocationInfo& info = components.back().info;
+      info.end = std::max(info.end, key.end);
+      info.single_range = false;
+      info.shared |= key.many_threads || key.first_thread != components.back().first_thread;
+      info.written |= key.written;
+      info.read |= key.read;
     }
     component_of_key[k] = static_cast<uint32_t>(components.size() - 1);
   }
@@ -201,7 +218,7 @@ LocationTable::LocationTable(const Trace& trace) : impl_(std::make_unique<Impl>(
 
   std::vector<LocationId> location_of_component(components.size(), kNoLocation);
   for (size_t c = 0; c < components.size(); ++c) {
-    if (!components[c].many_threads || !components[c].written) continue;
+    if (!filter.Keeps(components[c].info)) continue;
     location_of_component[c] = static_cast<LocationId>(impl_->info.size());
     impl_->info.push_back(components[c].info);
   }

@@ -1,5 +1,5 @@
-// LocationTable maps every memory access to the shared location (variable) it touches: byte
-// ranges with an allocation version, merged where they overlap, kept only when shared and written.
+// LocationTable maps every memory access to the location (variable) it touches: byte ranges with
+// an allocation version, merged where they overlap, kept only when some pattern can use them.
 #pragma once
 
 #include <cstdint>
@@ -17,29 +17,53 @@ struct LocationInfo {
   uint64_t begin = 0;    // first byte
   uint64_t end = 0;      // one past the last byte
   uint32_t version = 0;  // allocation version: 0 before any FREE/ALLOC of these bytes
+  // Every access covers exactly [begin, end) (the common case: one variable, one access size),
+  // so any two of them overlap; otherwise two accesses conflict only if their ranges overlap.
+  bool single_range = true;
+  bool shared = false;   // accessed by more than one thread
+  bool written = false;  // some access writes
+  bool read = false;     // some access reads (READ or ATOMIC_LOAD)
+};
+
+// What a pattern needs of a location to bind one of its variables there (analysis.cpp derives
+// one per variable of each selected pattern).
+struct LocationNeed {
+  bool shared = true;   // the variable's events are of two threads or more
+  bool written = true;  // one of them writes
+  bool read = false;    // one of them reads
+  bool operator==(const LocationNeed&) const = default;
+};
+
+// The locations to keep: those meeting at least one need. The default is the need of every
+// built-in pattern (shared and written), the pre-filter of PECAN section 5.1.
+struct LocationFilter {
+  std::vector<LocationNeed> needs{LocationNeed{}};
+  bool Keeps(const LocationInfo& info) const;
 };
 
 // A location is a maximal set of accesses whose byte ranges overlap (transitively) within one
 // allocation version. FREE and ALLOC start a new version of their range, so a reused address is
-// a new location. Locations accessed by one thread only, or only read, are dropped: no pattern
-// of interest can form on them. Access sizes of 0 count as 1 byte.
+// a new location. Locations no pattern can use are dropped (by default those accessed by one
+// thread only, or only read). Access sizes of 0 count as 1 byte. Merging is transitive, so two
+// accesses of one location need not overlap: pairing checks the ranges (AnalysisContext::Overlap)
+// unless the location is single_range.
 class LocationTable {
  public:
-  explicit LocationTable(const Trace& trace);
+  explicit LocationTable(const Trace& trace, const LocationFilter& filter = {});
   ~LocationTable();
   LocationTable(LocationTable&&) noexcept;
 
-  // The shared location of access i, or kNoLocation (not an access, or not shared).
+  // The location of access i, or kNoLocation (not an access, or its location was dropped).
   LocationId Of(EventIndex i) const { return of_[i]; }
-  size_t Count() const;  // shared locations; ids are 0 .. Count()-1
+  size_t Count() const;  // kept locations; ids are 0 .. Count()-1
   const LocationInfo& Info(LocationId l) const;
   // The accesses to l, in trace order.
   const EventIndex* AccessesBegin(LocationId l) const;
   const EventIndex* AccessesEnd(LocationId l) const;
   uint64_t AccessCount(LocationId l) const { return AccessesEnd(l) - AccessesBegin(l); }
-  // Every distinct location seen, shared or not (for statistics).
+  // Every distinct location seen, kept or not (for statistics).
   uint64_t AllLocations() const;
-  // Accesses to shared locations.
+  // Accesses to kept locations.
   uint64_t SharedAccesses() const;
 
  private:

@@ -49,6 +49,31 @@ void DropAsvDuplicatesOfAtomicity(const Trace& trace, std::vector<Finding>* find
   });
 }
 
+// The locations the selected patterns can use: PECAN section 5.1's pre-filter ("drop locations
+// touched by one thread only, or read only"), derived per pattern variable, so a user pattern
+// with a variable of one thread (a flag its own thread checks) still finds that variable. For
+// the built-ins this is exactly the classic filter.
+LocationFilter FilterFor(const std::vector<Pattern>& patterns) {
+  LocationFilter filter;
+  filter.needs.clear();
+  for (const Pattern& p : patterns) {
+    for (uint32_t v = 0; v < p.variable_count; ++v) {
+      std::set<uint32_t> threads;
+      LocationNeed need{false, false, false};
+      for (size_t pos = 0; pos < p.size(); ++pos) {
+        if (p.variable[pos] != v) continue;
+        threads.insert(p.thread[pos]);
+        need.written |= p.access[pos] == AccessMatch::kWrite;
+        need.read |= p.access[pos] == AccessMatch::kRead;
+      }
+      need.shared = threads.size() > 1;
+      if (std::find(filter.needs.begin(), filter.needs.end(), need) == filter.needs.end())
+        filter.needs.push_back(need);
+    }
+  }
+  return filter;
+}
+
 }  // namespace
 
 AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options) {
@@ -63,8 +88,12 @@ AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options) {
     progress = std::make_unique<ProgressReporter>("analyzing", patterns.size() + 1);
 
   const Clock::time_point index_start = Clock::now();
-  const AnalysisContext context(trace, options.regions, options.threads != 1);
-  result.stats.shared_locations = context.locations.Count();
+  const AnalysisContext context(trace, options.regions, options.threads != 1, FilterFor(patterns));
+  // Shared and written ones, as the classic pre-filter counts (user patterns may keep more).
+  for (LocationId l = 0; l < context.locations.Count(); ++l) {
+    const LocationInfo& info = context.locations.Info(l);
+    result.stats.shared_locations += info.shared && info.written;
+  }
   result.stats.seconds_by_family.emplace_back("index", SecondsSince(index_start));
   if (progress) progress->Update(1);
 

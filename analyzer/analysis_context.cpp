@@ -16,6 +16,9 @@ struct ClassKey {
   SiteId site;
   EventKind kind;
   uint32_t lock_key;
+  // The access's bytes, only where the location's accesses differ in range (else 0, 0).
+  uint64_t addr;
+  uint32_t size;
   bool operator==(const ClassKey&) const = default;
 };
 
@@ -24,9 +27,14 @@ struct ClassKeyHash {
     uint64_t h = (uint64_t{k.thread} << 32 | k.site) * 0x9E3779B97F4A7C15ull;
     h ^= (uint64_t{k.lock_key} << 8 | static_cast<uint8_t>(k.kind)) * 0xBF58476D1CE4E5B9ull;
     h ^= uint64_t{k.location} * 0x94D049BB133111EBull;
+    h ^= (k.addr + k.size) * 0xD6E8FEB86659FD93ull;
     return static_cast<size_t>(h ^ (h >> 31));
   }
 };
+
+uint64_t AccessEnd(const Trace& trace, EventIndex i) {
+  return trace.addr[i] + std::max<uint32_t>(trace.size[i], 1);
+}
 
 }  // namespace
 
@@ -38,23 +46,25 @@ struct AnalysisContext::BaseIndices {
 };
 
 AnalysisContext::BaseIndices AnalysisContext::BuildBase(const Trace& trace, RegionMode mode,
-                                                        bool parallel) {
+                                                        bool parallel,
+                                                        const LocationFilter& filter) {
   if (!parallel) {
-    return BaseIndices{PorIndex(trace), LocksetTable(trace), LocationTable(trace),
+    return BaseIndices{PorIndex(trace), LocksetTable(trace), LocationTable(trace, filter),
                        RegionTable(trace, mode)};
   }
   // Each index is one pass over the trace and independent of the others.
   auto por_and_locks = std::async(std::launch::async, [&trace] {
     return std::make_pair(PorIndex(trace), LocksetTable(trace));
   });
-  LocationTable locations(trace);
+  LocationTable locations(trace, filter);
   RegionTable regions(trace, mode);
   auto [por, locksets] = por_and_locks.get();
   return BaseIndices{std::move(por), std::move(locksets), std::move(locations), std::move(regions)};
 }
 
-AnalysisContext::AnalysisContext(const Trace& trace_in, RegionMode region_mode, bool parallel)
-    : AnalysisContext(trace_in, BuildBase(trace_in, region_mode, parallel)) {}
+AnalysisContext::AnalysisContext(const Trace& trace_in, RegionMode region_mode, bool parallel,
+                                 const LocationFilter& filter)
+    : AnalysisContext(trace_in, BuildBase(trace_in, region_mode, parallel, filter)) {}
 
 AnalysisContext::AnalysisContext(const Trace& trace_in, BaseIndices&& base)
     : trace(trace_in),
@@ -82,12 +92,21 @@ AnalysisContext::AnalysisContext(const Trace& trace_in, BaseIndices&& base)
       const LocationId l = locations.Of(i);
       if (l == kNoLocation) continue;
       const LocksetId lockset = locksets.Of(i);
-      const ClassKey key{l, trace.thread[i], trace.site[i], trace.kind[i],
-                         locksets.AddressSetOf(lockset)};
+      const LocationInfo& info = locations.Info(l);
+      const bool single = info.single_range;
+      const ClassKey key{l,
+                         trace.thread[i],
+                         trace.site[i],
+                         trace.kind[i],
+                         locksets.AddressSetOf(lockset),
+                         single ? 0 : trace.addr[i],
+                         single ? 0 : std::max<uint32_t>(trace.size[i], 1)};
       auto [it, inserted] = ids.try_emplace(key, static_cast<uint32_t>(seen.size()));
       if (inserted) {
         seen.push_back(
-            FirstSeen{l, AccessClass{key.thread, key.site, key.kind, lockset, key.lock_key, 0, 0}});
+            FirstSeen{l, AccessClass{key.thread, key.site, key.kind, lockset, key.lock_key, 0, 0,
+                                     single ? info.begin : trace.addr[i],
+                                     single ? info.end : AccessEnd(trace, i)}});
       }
       class_of[i] = it->second;
       ++seen[it->second].cls.member_count;
@@ -174,6 +193,10 @@ const ThreadRun* AnalysisContext::RunOf(LocationId l, ThreadId t) const {
     if (runs[r].thread == t) return &runs[r];
   }
   return nullptr;
+}
+
+bool AnalysisContext::RangesOverlap(EventIndex a, EventIndex b) const {
+  return trace.addr[a] < AccessEnd(trace, b) && trace.addr[b] < AccessEnd(trace, a);
 }
 
 bool AnalysisContext::TorAdjacent(EventIndex a, EventIndex b) const {

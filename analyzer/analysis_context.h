@@ -16,7 +16,8 @@
 namespace pecan {
 
 // Accesses of one thread to one location at one site, of one kind, under the same set of lock
-// addresses: an access class. Members differ only in time. Every test the search makes against
+// addresses (and, where the location's accesses differ in byte range, to the same bytes): an
+// access class. Members differ only in time. Every test the search makes against
 // a fixed other event x is monotone over the members (x ->POR m holds for a suffix of them,
 // m ->POR x for a prefix, lock exclusion for all or none), so the search pairs classes, not
 // accesses, and picks a member by binary search.
@@ -28,6 +29,8 @@ struct AccessClass {
   uint32_t lock_key = 0;              // id of the set of (lock address, read mode) held
   uint64_t first_member = 0;          // index into AnalysisContext::class_members
   uint64_t member_count = 0;
+  uint64_t begin = 0;  // the bytes every member accesses: [begin, end)
+  uint64_t end = 0;
 };
 
 // A contiguous run of one location's accesses by one thread, in AnalysisContext::by_thread.
@@ -40,7 +43,9 @@ struct ThreadRun {
 class AnalysisContext {
  public:
   // Builds the four base indices (on two threads when `parallel`), then the derived ones.
-  AnalysisContext(const Trace& trace, RegionMode regions, bool parallel = true);
+  // `filter` says which locations to keep (Analyze derives it from the selected patterns).
+  AnalysisContext(const Trace& trace, RegionMode regions, bool parallel = true,
+                  const LocationFilter& filter = {});
 
   const Trace& trace;
   PorIndex por;
@@ -81,11 +86,24 @@ class AnalysisContext {
   const ThreadRun* RunOf(LocationId l, ThreadId t) const;
   // True when no other access to the location of a and b lies between them in the trace.
   bool TorAdjacent(EventIndex a, EventIndex b) const;
+  // Whether accesses a and b of location l touch a common byte (conflict, if one writes):
+  // always on a single-range location, else by their byte ranges (a location merges ranges
+  // transitively, so [0,8) and [8,16) can share one when [0,16) is accessed too).
+  bool OverlapOn(LocationId l, EventIndex a, EventIndex b) const {
+    return locations.Info(l).single_range || RangesOverlap(a, b);
+  }
+  // The same for two access classes (every member of a class touches the same bytes).
+  static bool Overlap(const AccessClass& a, const AccessClass& b) {
+    return a.begin < b.end && b.begin < a.end;
+  }
+  // Whether the byte ranges of two accesses intersect (sizes of 0 count as 1 byte).
+  bool RangesOverlap(EventIndex a, EventIndex b) const;
 
  private:
   struct BaseIndices;
   AnalysisContext(const Trace& trace, BaseIndices&& base);
-  static BaseIndices BuildBase(const Trace& trace, RegionMode regions, bool parallel);
+  static BaseIndices BuildBase(const Trace& trace, RegionMode regions, bool parallel,
+                               const LocationFilter& filter);
 };
 
 }  // namespace pecan

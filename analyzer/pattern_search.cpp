@@ -104,6 +104,7 @@ class Matcher {
     mask_ = group.size() >= 32 ? ~0u : (1u << group.size()) - 1;
     best_.resize(group.size());
     Plan();
+    PlanLocations();
   }
 
   uint32_t Mask(uint32_t pos, EventKind kind) const {
@@ -161,6 +162,11 @@ class Matcher {
       if (!done[u]) steps_.push_back(Step{0, u});
       done[u] = true;
     }
+    for (uint32_t q = 0; q < k_; ++q) {
+      for (uint32_t r = q + 1; r < k_; ++r) {
+        if (p_.variable[q] == p_.variable[r]) same_variable_pairs_.emplace_back(q, r);
+      }
+    }
     event_.assign(k_, 0);
     region_slot_.assign(k_, kNoSlot);
     bound_.assign(k_, false);
@@ -168,6 +174,50 @@ class Matcher {
     variable_binds_.assign(p_.variable_count, 0);
     thread_of_symbol_.assign(p_.thread_count, kUnbound);
     thread_binds_.assign(p_.thread_count, 0);
+  }
+
+  // Which locations each variable can bind to. The context keeps every location some selected
+  // pattern can use; this pattern's variable v needs as many threads as it has thread symbols,
+  // and a write (a read) if the events on it that some pattern of the group has are writes.
+  void PlanLocations() {
+    const size_t count = c_.locations.Count();
+    eligible_.assign(count, 0);
+    std::vector<uint32_t> threads(p_.variable_count, 0);
+    for (uint32_t v = 0; v < p_.variable_count; ++v) {
+      std::set<uint32_t> symbols;
+      for (uint32_t pos = 0; pos < k_; ++pos) {
+        if (p_.variable[pos] == v) symbols.insert(p_.thread[pos]);
+      }
+      threads[v] = static_cast<uint32_t>(symbols.size());
+    }
+    std::vector<std::set<std::pair<bool, bool>>> needs(p_.variable_count);  // (write, read)
+    for (const Pattern* pattern : group_) {
+      std::vector<std::pair<bool, bool>> need(p_.variable_count, {false, false});
+      for (uint32_t pos = 0; pos < k_; ++pos) {
+        auto& [write, read] = need[p_.variable[pos]];
+        write |= pattern->access[pos] == AccessMatch::kWrite;
+        read |= pattern->access[pos] == AccessMatch::kRead;
+      }
+      for (uint32_t v = 0; v < p_.variable_count; ++v) needs[v].insert(need[v]);
+    }
+    all_eligible_ = true;
+    for (LocationId l = 0; l < count; ++l) {
+      const LocationInfo& info = c_.locations.Info(l);
+      const uint64_t location_threads = c_.run_offsets[l + 1] - c_.run_offsets[l];
+      for (uint32_t v = 0; v < p_.variable_count; ++v) {
+        const bool fits =
+            location_threads >= threads[v] &&
+            std::any_of(needs[v].begin(), needs[v].end(), [&](const std::pair<bool, bool>& n) {
+              return (!n.first || info.written) && (!n.second || info.read);
+            });
+        if (fits) eligible_[l] |= static_cast<uint8_t>(1u << v);
+        all_eligible_ &= fits;
+      }
+    }
+  }
+
+  bool Eligible(LocationId l, uint32_t variable) const {
+    return all_eligible_ || (eligible_[l] >> variable & 1) != 0;
   }
 
   // ---- event-by-event binding ----
@@ -197,7 +247,7 @@ class Matcher {
       return;
     }
     for (LocationId l = 0; l < c_.locations.Count(); ++l) {
-      if (!LocationTaken(l, variable)) BindOnLocation(step, pos, l);
+      if (Eligible(l, variable) && !LocationTaken(l, variable)) BindOnLocation(step, pos, l);
     }
   }
 
@@ -211,7 +261,7 @@ class Matcher {
     for (size_t idx = 0; idx < count; ++idx) {
       const EventIndex e = accesses[idx];
       const uint32_t mask = mask_ & Mask(pos, c_.trace.kind[e]);
-      if (mask == 0 || !Consistent(pos, e)) continue;
+      if (mask == 0 || !Eligible(locations[idx], p_.variable[pos]) || !Consistent(pos, e)) continue;
       const uint32_t saved = mask_;
       mask_ = mask;
       Push(pos, e, locations[idx]);
@@ -263,8 +313,8 @@ class Matcher {
 
   // A later event of a unit whose first event is bound: same region, after the unit's previous
   // event. Two events of the unit on one variable with none on that variable between them in the
-  // pattern must be consecutive accesses of the thread to the location: the region is one
-  // stretch of the thread's program, so that is the next access to the location after the
+  // pattern must be consecutive accesses of the thread to the variable: the region is one
+  // stretch of the thread's program, so that is the next access to the location overlapping the
   // earlier event in the region's list, and it must still come after the unit's previous event.
   void BindInUnit(size_t step, uint32_t pos, const Unit& unit) {
     uint32_t previous = unit.positions.front();
@@ -291,10 +341,11 @@ class Matcher {
       const LocationId l = locations[idx];
       if (location_of_variable_[variable] != kUnbound) {
         if (location_of_variable_[variable] != l) continue;
-      } else if (LocationTaken(l, variable)) {
+      } else if (!Eligible(l, variable) || LocationTaken(l, variable)) {
         continue;
       }
       const EventIndex e = accesses[idx];
+      if (same_variable && !c_.OverlapOn(l, event_[*same_variable], e)) continue;
       if (e < previous_event) {
         if (same_variable) return;  // the next access to the location is not after `previous`
         continue;
@@ -360,7 +411,7 @@ class Matcher {
         return;
       }
       for (LocationId l = 0; l < c_.locations.Count(); ++l) {
-        if (LocationTaken(l, variable)) continue;
+        if (!Eligible(l, variable) || LocationTaken(l, variable)) continue;
         location_of_variable_[variable] = l;
         ++variable_binds_[variable];
         BindUnitClass(step, unit_index, next_event + 1);
@@ -373,7 +424,10 @@ class Matcher {
     if (all.classes.empty()) return;
     std::array<LocksetId, kPrefilterLocksets> slot_locks;
     const size_t slot_lock_count = WindowLocksets(unit.positions[0], &slot_locks);
-    for (const auto& [lockset, members] : all.buckets) {
+    for (const auto& bucket : all.buckets) {
+      // Plain locals, not structured bindings: clang before 16 cannot capture those in a lambda.
+      const LocksetId lockset = bucket.first;
+      const std::vector<uint32_t>& members = bucket.second;
       if (slot_lock_count > 0 &&
           std::all_of(slot_locks.begin(), slot_locks.begin() + slot_lock_count,
                       [&](LocksetId held) { return c_.locksets.ExclusiveSets(held, lockset); })) {
@@ -477,7 +531,10 @@ class Matcher {
       for (size_t i = begin; i < end; ++i) {
         for (size_t j = i + 1; j < end; ++j) {
           if (same_variable) {
-            if (locations[j] != locations[i]) continue;
+            // The next access of the region to the same bytes.
+            if (locations[j] != locations[i] ||
+                !c_.OverlapOn(locations[i], accesses[i], accesses[j]))
+              continue;
             add(accesses[i], accesses[j], locations[i], locations[j]);
             break;
           }
@@ -561,7 +618,8 @@ class Matcher {
       }
       return lo;
     };
-    const auto [lo, hi] = windows[0];
+    const uint64_t lo = windows[0].first;  // not a structured binding: the lambdas capture it
+    const uint64_t hi = windows[0].second;
     // In place: members starting after A's event before the window, while they start inside it.
     {
       const size_t first =
@@ -652,6 +710,10 @@ class Matcher {
 
   void Complete() {
     if (steps_.back().unit == kUnbound) ++stats_->candidates;
+    // Events on one variable must touch common bytes, not just the same (merged) location.
+    for (const auto& [q, r] : same_variable_pairs_) {
+      if (!c_.OverlapOn(location_of_variable_[p_.variable[q]], event_[q], event_[r])) return;
+    }
     if (p_.some_plain) {
       bool plain = false;
       for (uint32_t pos = 0; pos < k_; ++pos) plain |= IsPlainAccess(c_.trace.kind[event_[pos]]);
@@ -710,14 +772,17 @@ class Matcher {
   // those after the last a ->POR b).
   void SearchRaces() {
     for (LocationId l = 0; l < c_.locations.Count(); ++l) {
+      if (!Eligible(l, p_.variable[0])) continue;
       const EventIndex* accesses = c_.locations.AccessesBegin(l);
       const size_t count = c_.locations.AccessCount(l);
+      const bool single_range = c_.locations.Info(l).single_range;
       for (size_t i = 1; i < count; ++i) {
         const EventIndex a = accesses[i - 1];
         const EventIndex b = accesses[i];
         if (c_.trace.thread[a] == c_.trace.thread[b]) continue;
         const uint32_t mask = RaceMask(c_.trace.kind[a], c_.trace.kind[b]);
         if (mask == 0) continue;
+        if (!single_range && !c_.RangesOverlap(a, b)) continue;
         ++stats_->candidates;
         if (!Independent(c_, a, b)) continue;
         Candidate candidate;
@@ -729,18 +794,16 @@ class Matcher {
         const AccessClass& A = c_.classes[ca];
         for (uint64_t cb = c_.class_offsets[l]; cb < c_.class_offsets[l + 1]; ++cb) {
           const AccessClass& B = c_.classes[cb];
-          if (A.thread == B.thread) continue;
+          if (A.thread == B.thread || !AnalysisContext::Overlap(A, B)) continue;
           uint32_t mask = RaceMask(A.kind, B.kind);
           if (mask == 0 || c_.locksets.ExclusiveSets(A.lockset, B.lockset)) continue;
           ++stats_->candidates;
-          // Patterns that already have an observed witness for these sites need no sweep.
+          // Patterns that already have an observed witness for these sites need no sweep (the
+          // observed pairs were counted as witnesses above; the sweep would find one of them).
           for (uint32_t bit = 0; bit < group_.size(); ++bit) {
             if (!(mask >> bit & 1)) continue;
             auto known = best_[bit].find(std::vector<SiteId>{A.site, B.site});
-            if (known != best_[bit].end() && known->second.observed) {
-              ++known->second.witnesses;
-              mask &= ~(1u << bit);
-            }
+            if (known != best_[bit].end() && known->second.observed) mask &= ~(1u << bit);
           }
           if (mask == 0) continue;
           const EventIndex* a = c_.MembersBegin(ca);
@@ -787,7 +850,7 @@ class Matcher {
     if (p_.adjacent) {
       std::string r = "no common lock and no happens-before order between the accesses";
       if (p_.unordered && candidate.observed) {
-        r += "; they also ran back to back in the recorded run";
+        r += "; no other access to this location ran between them in the recorded run";
       } else if (candidate.observed) {
         r += "; the recorded run already shows this order";
       }
@@ -812,6 +875,7 @@ class Matcher {
         f.pattern = group_[bit]->name;
         f.variant = group_[bit]->variant;
         f.observed = candidate.observed;
+        f.adjacent = group_[bit]->adjacent;
         f.events = candidate.events;
         f.reason = Reason(candidate);
         f.witnesses = candidate.witnesses;
@@ -841,6 +905,9 @@ class Matcher {
   std::vector<uint32_t> variable_binds_;
   std::vector<uint32_t> thread_of_symbol_;
   std::vector<uint32_t> thread_binds_;
+  std::vector<std::pair<uint32_t, uint32_t>> same_variable_pairs_;  // positions q < r
+  std::vector<uint8_t> eligible_;  // per location: bit v set if variable v can bind there
+  bool all_eligible_ = true;
   std::vector<std::vector<uint32_t>> match_mask_;  // [position][kind] -> patterns matching
   uint32_t mask_ = 0;                              // patterns the bound events still match
   std::unordered_map<uint64_t, UnitClasses> unit_classes_;

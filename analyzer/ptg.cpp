@@ -1,12 +1,21 @@
 // PTG construction: vertices in trace order, edges collected as (source, target, kind) and
-// handed to the CSR constructor sorted, so the graph is built once in linear time.
+// handed to the CSR constructor sorted, so the graph is built once in linear time. The DOT picture
+// is the PTG filtered to the events around the findings, written by boost::write_graphviz.
 #include "analyzer/ptg.h"
 
 #include <algorithm>
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/filtered_graph.hpp>
+#include <boost/graph/graphviz.hpp>
+#include <boost/property_map/function_property_map.hpp>
+#include <cstdio>
 #include <deque>
+#include <map>
+#include <ostream>
+#include <string>
 #include <tuple>
+
+#include "analyzer/report_events.h"
 
 namespace pecan {
 
@@ -93,6 +102,125 @@ Ptg BuildPtg(const Trace& trace, const PorIndex& por, const LocationTable& locat
   ptg.graph = PtgGraph(boost::edges_are_sorted, sorted_edges.begin(), sorted_edges.end(),
                        sorted_kinds.begin(), static_cast<uint32_t>(ptg.event_of_vertex.size()));
   return ptg;
+}
+
+namespace {
+
+// Text for a DOT quoted string; `newline` replaces line breaks (DOT's \\n centres a line, \\l
+// left-justifies it).
+std::string DotText(const std::string& text, const char* newline = "\\n") {
+  std::string out;
+  for (char c : text) {
+    if (c == '\n') {
+      out += newline;
+      continue;
+    }
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string EventLabel(const Trace& trace, Symbolizer& symbolizer, EventIndex e) {
+  const EventKind kind = trace.kind[e];
+  std::string text = "#" + std::to_string(e) + " " + ThreadLabel(trace, trace.thread[e]) + " " +
+                     std::string(EventKindName(kind));
+  if (kind == EventKind::kFork || kind == EventKind::kJoin) {
+    text += " " + ThreadLabel(trace, static_cast<ThreadId>(trace.addr[e]));
+  } else if (trace.addr[e] != 0) {
+    if (auto name = symbolizer.NameOfAddress(trace.addr[e])) {
+      text += " " + *name;
+    } else {
+      char hex[24];
+      std::snprintf(hex, sizeof hex, " 0x%llx", static_cast<unsigned long long>(trace.addr[e]));
+      text += hex;
+    }
+  }
+  return text + "\n" + symbolizer.Describe(trace.site[e]);
+}
+
+struct KeepVertex {
+  const std::vector<bool>* keep = nullptr;
+  bool operator()(uint32_t v) const { return (*keep)[v]; }
+};
+
+}  // namespace
+
+void WritePtgDot(std::ostream& out, const Trace& trace, const std::vector<Finding>& findings,
+                 Symbolizer& symbolizer, const PtgDotOptions& options) {
+  const PorIndex por(trace);
+  const LocationTable locations(trace);
+  const Ptg ptg = BuildPtg(trace, por, locations, PtgScope::kAllEvents);
+  const size_t n = trace.size_events();
+
+  // Per finding and thread, its events' places in the thread; keep a window around each (and
+  // the stretch between two of them when short).
+  std::vector<bool> keep(n, false);
+  std::map<EventIndex, std::string> marks;  // finding event -> "F1 F3"
+  std::string legend = "PTG around " + std::to_string(findings.size()) +
+                       (findings.size() == 1 ? " finding" : " findings") +
+                       ": solid edges POR (black: program order, blue: thread communication), "
+                       "dashed edges TOR; filled: the findings' events\n";
+  for (size_t f = 0; f < findings.size(); ++f) {
+    const Finding& finding = findings[f];
+    const std::string tag = "F" + std::to_string(f + 1);
+    legend += tag + ": " + finding.pattern +
+              (finding.variant.empty() ? "" : " " + finding.variant) + ", events";
+    std::map<ThreadId, std::vector<uint64_t>> places;
+    for (EventIndex e : finding.events) {
+      if (e >= n) continue;
+      legend += " " + std::to_string(e);
+      std::string& mark = marks[e];
+      mark += (mark.empty() ? "" : " ") + tag;
+      places[trace.thread[e]].push_back(por.LocalIndex(e));
+    }
+    legend += finding.observed ? " (observed)\n" : " (predicted)\n";
+    for (EventIndex e : finding.overtaken) {
+      if (e < n) places[trace.thread[e]].push_back(por.LocalIndex(e));
+    }
+    for (auto& [thread, local] : places) {
+      const std::vector<EventIndex>& events = por.ThreadEvents(thread);
+      std::sort(local.begin(), local.end());
+      for (size_t i = 0; i < local.size(); ++i) {
+        uint64_t first = local[i] >= options.context ? local[i] - options.context : 0;
+        uint64_t last = local[i] + options.context;
+        if (i + 1 < local.size() && local[i + 1] - local[i] <= PtgDotOptions::kMaxSpan)
+          last = std::max(last, local[i + 1]);
+        for (uint64_t j = first; j <= last && j < events.size(); ++j) keep[events[j]] = true;
+      }
+    }
+  }
+
+  // Vertices are events (PtgScope::kAllEvents), so a vertex's number is its event's.
+  const boost::filtered_graph<PtgGraph, boost::keep_all, KeepVertex> picture(
+      ptg.graph, boost::keep_all(), KeepVertex{&keep});
+  auto vertex_id = boost::make_function_property_map<uint32_t, std::string>(
+      [&ptg](uint32_t v) { return "e" + std::to_string(ptg.event_of_vertex[v]); });
+  auto write_vertex = [&](std::ostream& dot, uint32_t v) {
+    const EventIndex e = ptg.event_of_vertex[v];
+    dot << "[label=\"" << DotText(EventLabel(trace, symbolizer, e)) << "\"";
+    auto mark = marks.find(e);
+    if (mark != marks.end())
+      dot << ", style=filled, fillcolor=\"#ffd27f\", xlabel=\"" << mark->second << "\"";
+    dot << "]";
+  };
+  auto write_edge = [&](std::ostream& dot, const auto& edge) {
+    switch (ptg.graph[edge].kind) {
+      case PtgEdgeKind::kProgramOrder:
+        dot << "[style=solid]";
+        break;
+      case PtgEdgeKind::kSync:
+        dot << "[style=solid, color=blue]";
+        break;
+      case PtgEdgeKind::kTemporal:
+        dot << "[style=dashed, color=gray40]";
+        break;
+    }
+  };
+  auto write_graph = [&](std::ostream& dot) {
+    dot << "label=\"" << DotText(legend, "\\l") << "\";\nlabelloc=t;\nnode [shape=box];\n";
+  };
+  boost::write_graphviz(out, picture, write_vertex, write_edge, write_graph, vertex_id);
 }
 
 }  // namespace pecan

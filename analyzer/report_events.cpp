@@ -62,6 +62,7 @@ class FindingDescriber {
       event.variable = Hex(event.address);
     }
     event.site = Site(trace_.site[index]);
+    if (index < trace_.source_line.size()) event.trace_line = trace_.source_line[index];
     for (const HeldLock& held : locksets_.Locks(locksets_.Of(index))) {
       auto name = symbolizer_.NameOfAddress(held.lock);
       event.locks_held.push_back(

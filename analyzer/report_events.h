@@ -40,6 +40,7 @@ struct ReportEvent {
   bool variable_known = false;
   ReportSite site;
   std::vector<ReportLock> locks_held;  // outermost first
+  uint32_t trace_line = 0;  // the event's line in the STD text it was imported from; 0: none
 };
 
 struct ReportFinding {

@@ -113,6 +113,12 @@ class ReportParser {
           static_cast<uint32_t>(Unsigned(object["witnesses"], where + ".witnesses"));
     finding.events = Indices(object, "events", where, true);
     if (finding.events.empty()) Fail(where + ".events", "a finding needs at least one event");
+    if (object.contains("adjacent")) {
+      if (!object["adjacent"].is_boolean()) Fail(where + ".adjacent", "expected true or false");
+      finding.adjacent = object["adjacent"].get<bool>();
+    } else {  // a 1.0 report: only the built-in race was adjacent
+      finding.adjacent = finding.pattern == "race" && finding.events.size() == 2;
+    }
     finding.overtaken = Indices(object, "overtaken", where, false);
     return finding;
   }
@@ -160,6 +166,7 @@ void WriteJsonReport(std::ostream& out, const Trace& trace, const AnalysisResult
                             {"pattern", finding.pattern},
                             {"variant", finding.variant},
                             {"observed", finding.observed},
+                            {"adjacent", finding.adjacent},
                             {"reason", finding.reason},
                             {"witnesses", finding.witnesses},
                             {"events", std::move(events)},

@@ -15,12 +15,16 @@
 namespace pecan {
 
 // The report's own format version; readers accept any minor of their major.
+//   1.0: first version.
+//   1.1: "adjacent" per finding (the pattern's flag). Reading a 1.0 report, a two-event "race"
+//        is adjacent and every other finding is not, as the built-in patterns are.
 inline constexpr int kJsonReportMajor = 1;
-inline constexpr int kJsonReportMinor = 0;
+inline constexpr int kJsonReportMinor = 1;
 
 // Shape (every finding event and overtaken event has the same fields):
-// {"format": {"major": 1, "minor": 0}, "trace": PATH, "trace_hash": HEX, "program": PATH,
-//  "args": [..], "findings": [{"id", "pattern", "variant", "observed", "reason", "witnesses",
+// {"format": {"major": 1, "minor": 1}, "trace": PATH, "trace_hash": HEX, "program": PATH,
+//  "args": [..], "findings": [{"id", "pattern", "variant", "observed", "adjacent", "reason",
+//    "witnesses",
 //    "events": [{"index", "thread": "T<n>", "thread_name", "kind", "address": "0x..", "size",
 //                "variable", "locks_held": ["m1", "rw (read)"],
 //                "site": {"id", "text", "function", "file", "line"}}],

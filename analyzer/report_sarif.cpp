@@ -76,8 +76,13 @@ json Location(const ReportEvent& event, const ReportOrigin& origin, const Trace&
       location["logicalLocations"] =
           json::array({{{"name", site.source.function}, {"kind", "function"}}});
   } else if (site.is_std) {
-    location["physicalLocation"] = {{"artifactLocation", {{"uri", PathUri(origin.trace_path)}}},
-                                    {"region", {{"startLine", event.index + 1}}}};
+    // The event's line in the STD file (comments and blank lines counted); a .pecan file
+    // converted from STD no longer knows it, so that location names the file alone.
+    if (!origin.trace_path.empty()) {
+      json physical{{"artifactLocation", {{"uri", PathUri(origin.trace_path)}}}};
+      if (event.trace_line != 0) physical["region"] = {{"startLine", event.trace_line}};
+      location["physicalLocation"] = std::move(physical);
+    }
     location["logicalLocations"] = json::array({{{"name", site.text}}});
   } else {
     json physical{

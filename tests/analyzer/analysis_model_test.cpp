@@ -2,6 +2,7 @@
 // locks, allocation versions, barriers, semaphores, atomics, and the race filters.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <set>
 
 #include "analyzer/analysis.h"
@@ -176,4 +177,32 @@ TEST_CASE("Statistics: events, shared locations and time by family", "[analysis]
   }
   CHECK(families == std::set<std::string>{"index", "race", "atomicity", "asv"});
   CHECK(result.stats.seconds_total > 0);
+}
+
+TEST_CASE("Races: an observed pair is one witness, and the reason says what was observed",
+          "[analysis][model]") {
+  AnalysisOptions options;
+  options.patterns = "race";
+  const auto one = Analyze(StdTrace("T0|w(x)|1\nT1|w(x)|2\n"), options);
+  REQUIRE(one.findings.size() == 1);
+  CHECK(one.findings[0].observed);
+  CHECK(one.findings[0].witnesses == 1);
+  // No other access to x ran between them; other events did (a read of y), so the reason must
+  // not claim they ran back to back.
+  const auto apart = Analyze(StdTrace("T0|w(x)|1\nT0|r(y)|2\nT1|w(y)|3\nT1|w(x)|4\n"), options);
+  const auto on_x = std::find_if(apart.findings.begin(), apart.findings.end(), [](const auto& f) {
+    return f.events == std::vector<EventIndex>{0, 3};
+  });
+  REQUIRE(on_x != apart.findings.end());
+  CHECK_THAT(
+      on_x->reason,
+      Catch::Contains("no other access to this location ran between them in the recorded run"));
+  CHECK_THAT(on_x->reason, !Catch::Contains("back to back"));
+  // Two observed pairs of the same sites are two witnesses.
+  const auto twice = Analyze(StdTrace("T0|w(x)|1\nT1|w(x)|2\nT0|w(x)|1\nT1|w(x)|2\n"), options);
+  const auto first = std::find_if(twice.findings.begin(), twice.findings.end(), [](const auto& f) {
+    return f.events == std::vector<EventIndex>{0, 1};
+  });
+  REQUIRE(first != twice.findings.end());
+  CHECK(first->witnesses == 2);
 }

@@ -196,3 +196,46 @@ T0|r(y)|5
   REQUIRE(result.findings.size() == 1);
   CHECK(result.findings[0].events == std::vector<pecan::EventIndex>{1, 2});
 }
+
+TEST_CASE("A user pattern's variable of one thread is not filtered away", "[patterns][analysis]") {
+  // PATTERNS.md's check-then-act: only T0 touches the flag, which the classic pre-filter
+  // ("drop locations touched by one thread only, or read only") would drop before any pattern
+  // ran. The filter follows the selected patterns: this one needs a read location for `flag`.
+  const std::string path = WriteTemp("check_then_act.txt", R"(
+pattern check-then-act {
+  T:  t1 t2 t1;
+  SV: flag data data;
+  AR: u v u;
+  AT: r w w;
+}
+)");
+  const auto trace = pecan::testing::StdTrace(R"(T0|fork(T1)|1
+T0|acq(m)|2
+T0|r(flag)|3
+T0|w(data)|4
+T0|rel(m)|5
+T1|acq(m2)|6
+T1|w(data)|7
+T1|rel(m2)|8
+T0|join(T1)|9
+)");
+  pecan::AnalysisOptions options;
+  options.patterns = path;
+  const auto result = pecan::Analyze(trace, options);
+  REQUIRE(result.findings.size() == 1);
+  CHECK(result.findings[0].pattern == "check-then-act");
+  CHECK(result.findings[0].events == std::vector<pecan::EventIndex>{2, 6, 3});
+  CHECK_FALSE(result.findings[0].observed);
+  CHECK(result.stats.shared_locations == 1);  // data; the flag is kept but not shared
+  // The built-ins alone keep the classic filter: the flag is no location for them.
+  options.patterns = "all";
+  const auto builtin = pecan::Analyze(trace, options);
+  CHECK(builtin.stats.shared_locations == 1);
+  // A pattern whose variable needs two threads still skips a one-thread location: here the
+  // flag would have to be written by another thread.
+  const std::string two_threads = WriteTemp("flag_writer.txt", R"(
+pattern flag-flip { T: t1 t2 t1; SV: flag flag data; AR: u v u; AT: r w w; }
+)");
+  options.patterns = two_threads;
+  CHECK(pecan::Analyze(trace, options).findings.empty());
+}

@@ -32,6 +32,7 @@ AnalysisResult FixtureResult() {
   race.pattern = "race";
   race.variant = "W-W";
   race.observed = true;
+  race.adjacent = true;
   race.events = {3, 5};
   race.reason = "no common lock and no happens-before order between the accesses";
   Finding atomicity;

@@ -48,6 +48,7 @@ TEST_CASE("json report: top level, findings and stats") {
   CHECK(race["pattern"] == "race");
   CHECK(race["variant"] == "W-W");
   CHECK(race["observed"] == true);
+  CHECK(race["adjacent"] == true);
   CHECK(race["reason"] == "no common lock and no happens-before order between the accesses");
   REQUIRE(race["events"].size() == 2);
 
@@ -71,6 +72,7 @@ TEST_CASE("json report: top level, findings and stats") {
 
   const json& atomicity = report["findings"][1];
   CHECK(atomicity["observed"] == false);
+  CHECK(atomicity["adjacent"] == false);
   CHECK(atomicity["witnesses"] == 3);
   REQUIRE(atomicity["overtaken"].size() == 1);
   CHECK(atomicity["overtaken"][0]["index"] == 3);
@@ -104,6 +106,7 @@ TEST_CASE("json report round trip: ReadJsonReport gives the findings back") {
     CHECK(got.pattern == want.pattern);
     CHECK(got.variant == want.variant);
     CHECK(got.observed == want.observed);
+    CHECK(got.adjacent == want.adjacent);
     CHECK(got.events == want.events);
     CHECK(got.overtaken == want.overtaken);
     CHECK(got.reason == want.reason);
@@ -125,6 +128,7 @@ TEST_CASE("json report round trip of the analyzer's findings on random traces") 
       CHECK(findings[i].id == result.findings[i].id);
       CHECK(findings[i].events == result.findings[i].events);
       CHECK(findings[i].overtaken == result.findings[i].overtaken);
+      CHECK(findings[i].adjacent == result.findings[i].adjacent);
       CHECK(findings[i].reason == result.findings[i].reason);
     }
     total += findings.size();
@@ -166,4 +170,20 @@ TEST_CASE("ReadJsonReport: clear errors naming the file") {
   REQUIRE(findings.size() == 1);
   CHECK(findings[0].events == std::vector<EventIndex>{1, 4});
   CHECK(findings[0].witnesses == 1);
+  // Without "adjacent" (a 1.0 report) a two-event race is adjacent, as the built-in one is.
+  CHECK(findings[0].adjacent);
+
+  file.Write(
+      "{\"findings\": [{\"id\": \"u\", \"pattern\": \"mine\", \"adjacent\": true, "
+      "\"events\": [{\"index\": 1}, {\"index\": 4}]}, {\"id\": \"v\", \"pattern\": "
+      "\"mine\", \"events\": [{\"index\": 1}, {\"index\": 4}]}]}");
+  findings = ReadJsonReport(file.path());
+  REQUIRE(findings.size() == 2);
+  CHECK(findings[0].adjacent);
+  CHECK_FALSE(findings[1].adjacent);
+  file.Write(
+      "{\"findings\": [{\"id\": \"u\", \"pattern\": \"mine\", \"adjacent\": 1, "
+      "\"events\": [{\"index\": 1}]}]}");
+  CHECK_THROWS_WITH(ReadJsonReport(file.path()),
+                    Catch::Contains("findings[0].adjacent: expected true or false"));
 }

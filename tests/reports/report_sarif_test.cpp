@@ -1,11 +1,15 @@
-// The SARIF 2.1.0 report, checked by hand against the properties the spec requires
-// (no network, so no schema download): version, $schema, runs[].tool.driver.name and rules,
-// results[].ruleId/ruleIndex/message/locations, relatedLocations with ids.
+// The SARIF 2.1.0 report: validated against the official OASIS schema (data/, with
+// validate_sarif.py) for recorded, STD and commented STD traces, and checked by hand for what the
+// schema cannot say (ruleIndex points at ruleId, ids distinct, lines point at the STD file).
 #include <catch2/catch.hpp>
 
 #include <link.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -118,7 +122,153 @@ uint64_t MainExecutableBase() {
   return base;
 }
 
+// A recorded-style trace: one module whose site resolves to a line of this file, one module
+// that is gone (an address location), a race between them.
+struct RecordedStyle {
+  Trace trace;
+  AnalysisResult result;
+};
+RecordedStyle RecordedStyleTrace() {
+  char exe[4096] = {};
+  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  REQUIRE(n > 0);
+  // Sites are return addresses (the symbolizer looks one byte back): point just past the entry.
+  uint64_t offset = reinterpret_cast<uint64_t>(&MarkerFunction) - MainExecutableBase() + 1;
+  CHECK(MarkerFunction(1) == 4);
+  RecordedStyle r;
+  r.trace.modules.push_back(ModuleInfo{1, exe, MainExecutableBase(), ""});
+  r.trace.modules.push_back(ModuleInfo{2, "/nonexistent/libgone.so", 0x7f0000000000, ""});
+  r.trace.sites = {SiteInfo{1, offset}, SiteInfo{2, 0x1234}};
+  r.trace.threads = {ThreadInfo{}, ThreadInfo{0, 0, "T1"}};
+  r.trace.push_back(Event{0, EventKind::kWrite, 0, 4, 0x5000, 0});
+  r.trace.push_back(Event{1, EventKind::kRead, 0, 4, 0x5000, 1});
+  Finding race;
+  race.id = "race-3";
+  race.pattern = "race";
+  race.variant = "W-R";
+  race.events = {0, 1};
+  r.result.findings = {race};
+  return r;
+}
+
+// Runs validate_sarif.py on `sarif`: its exit status (0 valid, 1 invalid) and what it printed.
+std::pair<int, std::string> ValidateAgainstSchema(const std::string& sarif,
+                                                  const std::string& tag) {
+  const auto dir =
+      std::filesystem::temp_directory_path() / ("pecan_sarif_schema_" + std::to_string(getpid()));
+  std::filesystem::create_directories(dir);
+  const std::string file = (dir / (tag + ".sarif")).string();
+  const std::string output = (dir / (tag + ".out")).string();
+  std::ofstream(file) << sarif;
+  const std::string command = std::string("'") + PECAN_PYTHON3 + "' '" + PECAN_SARIF_VALIDATOR +
+                              "' '" + PECAN_SARIF_SCHEMA + "' '" + file + "' >'" + output +
+                              "' 2>&1";
+  const int status = std::system(command.c_str());
+  std::ifstream in(output);
+  std::stringstream text;
+  text << in.rdbuf();
+  std::filesystem::remove_all(dir);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, text.str()};
+}
+
+// A SARIF log for a trace analyzed for real (all built-in patterns).
+std::string AnalyzedSarif(const Trace& trace, const std::string& trace_path) {
+  AnalysisOptions options;
+  options.threads = 1;
+  return SarifReport(trace, Analyze(trace, options), trace_path);
+}
+
 }  // namespace
+
+TEST_CASE("sarif report validates against the OASIS SARIF 2.1.0 schema", "[sarif][schema]") {
+  // Every kind of location pecan writes: symbolized source lines with function names (recorded),
+  // an address in a module without debug info, STD sites at lines of the trace file (with
+  // logical names), STD labels that name source files, related and overtaken locations, rules
+  // with full descriptions, fingerprints, property bags and the run's artifacts.
+  std::vector<std::pair<std::string, std::string>> logs;
+  RecordedStyle recorded = RecordedStyleTrace();
+  logs.emplace_back("recorded", SarifReport(recorded.trace, recorded.result, "/tmp/run.pecan"));
+  logs.emplace_back("fixture",
+                    SarifReport(FixtureTrace(), FixtureResult(), "/tmp/my traces/f.std"));
+  logs.emplace_back("no-trace-path", SarifReport(FixtureTrace(), FixtureResult(), ""));
+  {
+    std::ifstream in(std::string(PECAN_SOURCE_DIR) + "/examples/traces/figure1.std");
+    REQUIRE(in);
+    const Trace figure1 = ImportStd(in, "figure1.std");
+    logs.emplace_back("figure1", AnalyzedSarif(figure1, "examples/traces/figure1.std"));
+    CHECK(json::parse(logs.back().second)["runs"][0]["results"].size() == 3);
+  }
+  {
+    std::istringstream in(
+        "T0|fork(T1)|main.c:3\nT0|acq(m)|main.c:4\nT0|r(x)|main.c:5\n"
+        "T0|w(x)|main.c:6\nT0|rel(m)|main.c:7\nT1|w(x)|worker.c:9\n");
+    const Trace labels = ImportStd(in, "labels.std");
+    logs.emplace_back("labels", AnalyzedSarif(labels, "labels.std"));
+    CHECK(json::parse(logs.back().second)["runs"][0]["results"].size() >= 2);
+  }
+  for (const auto& [tag, sarif] : logs) {
+    INFO(tag << "\n" << sarif);
+    const auto [status, output] = ValidateAgainstSchema(sarif, tag);
+    INFO(output);
+    CHECK(status == 0);
+  }
+
+  // The validator rejects what the schema forbids: each broken copy on its own.
+  const json valid = json::parse(logs[1].second);
+  std::vector<std::pair<std::string, json>> broken;
+  broken.emplace_back("no-version", valid);
+  broken.back().second.erase("version");
+  broken.emplace_back("bad-level", valid);
+  broken.back().second["runs"][0]["results"][0]["level"] = "severe";
+  broken.emplace_back("line-0", valid);
+  broken.back()
+      .second["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["region"]["startLine"] =
+      0;
+  broken.emplace_back("unknown-property", valid);
+  broken.back().second["runs"][0]["results"][0]["confidence"] = "high";
+  broken.emplace_back("message-without-text", valid);
+  broken.back().second["runs"][0]["results"][0]["message"] = json::object();
+  for (const auto& [tag, document] : broken) {
+    INFO(tag);
+    const auto [status, output] = ValidateAgainstSchema(document.dump(2), tag);
+    INFO(output);
+    CHECK(status == 1);
+    CHECK_FALSE(output.empty());
+  }
+}
+
+TEST_CASE("sarif report: STD events point at their line of a commented trace file", "[sarif]") {
+  // Comments and blank lines before and between the events: line = file line, not event + 1.
+  const std::string text =
+      "# two writes of x\n"
+      "# by two threads\n"
+      "\n"
+      "T0|w(x)|1\n"
+      "# T1 comes next\n"
+      "\n"
+      "T1|w(x)|2\n";
+  std::istringstream in(text);
+  const Trace trace = ImportStd(in, "commented.std");
+  REQUIRE(trace.source_line == std::vector<uint32_t>{4, 7});
+  const json sarif = json::parse(AnalyzedSarif(trace, "commented.std"));
+  const json& result = sarif["runs"][0]["results"][0];
+  CHECK(result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "commented.std");
+  CHECK(result["locations"][0]["physicalLocation"]["region"]["startLine"] == 4);
+  CHECK(result["relatedLocations"][0]["physicalLocation"]["region"]["startLine"] == 7);
+  CHECK(ValidateAgainstSchema(sarif.dump(), "commented").first == 0);
+
+  // A .pecan file converted from STD keeps the sites but not the lines: no region then.
+  Trace converted = trace;
+  converted.source_line.clear();
+  const json without = json::parse(AnalyzedSarif(converted, "converted.pecan"));
+  const json& physical = without["runs"][0]["results"][0]["locations"][0]["physicalLocation"];
+  CHECK(physical["artifactLocation"]["uri"] == "converted.pecan");
+  CHECK_FALSE(physical.contains("region"));
+  CHECK(without["runs"][0]["results"][0]["locations"][0]["logicalLocations"][0]["name"] == "loc 1");
+  // Without a trace path (the library called directly) an STD site has its logical name only.
+  const json nameless = json::parse(AnalyzedSarif(trace, ""));
+  CHECK_FALSE(nameless["runs"][0]["results"][0]["locations"][0].contains("physicalLocation"));
+}
 
 TEST_CASE("sarif report satisfies the spec's required properties") {
   json sarif = json::parse(SarifReport(FixtureTrace(), FixtureResult()));
@@ -190,26 +340,9 @@ TEST_CASE("sarif report: STD labels of the form file:line become file locations"
 
 TEST_CASE("sarif and text: recorded sites resolve to the source file and line") {
   // A one-module trace whose sites point into this test executable.
-  char exe[4096] = {};
-  ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-  REQUIRE(n > 0);
-  // Sites are return addresses (the symbolizer looks one byte back): point just past the entry.
-  uint64_t offset = reinterpret_cast<uint64_t>(&MarkerFunction) - MainExecutableBase() + 1;
-  CHECK(MarkerFunction(1) == 4);
-  Trace trace;
-  trace.modules.push_back(ModuleInfo{1, exe, MainExecutableBase(), ""});
-  trace.modules.push_back(ModuleInfo{2, "/nonexistent/libgone.so", 0x7f0000000000, ""});
-  trace.sites = {SiteInfo{1, offset}, SiteInfo{2, 0x1234}};
-  trace.threads = {ThreadInfo{}, ThreadInfo{0, 0, "T1"}};
-  trace.push_back(Event{0, EventKind::kWrite, 0, 4, 0x5000, 0});
-  trace.push_back(Event{1, EventKind::kRead, 0, 4, 0x5000, 1});
-  AnalysisResult result;
-  Finding race;
-  race.id = "race-3";
-  race.pattern = "race";
-  race.variant = "W-R";
-  race.events = {0, 1};
-  result.findings = {race};
+  RecordedStyle recorded = RecordedStyleTrace();
+  const Trace& trace = recorded.trace;
+  const AnalysisResult& result = recorded.result;
 
   json sarif = json::parse(SarifReport(trace, result));
   CHECK(SarifProblems(sarif).empty());
