@@ -177,13 +177,14 @@ void DumpText(ClipView& view, std::ostream& out) {
   }
 }
 
-void DumpStd(const ClipView& view, std::ostream& out) {
+void DumpStd(const ClipView& view, bool strict, std::ostream& out) {
   const proto::Clip& clip = view.clip;
   const proto::Finding& f = clip.finding();
   out << "# pecan clip for " << f.id() << " (" << f.pattern()
       << (f.variant().empty() ? "" : " " + f.variant()) << "): " << view.steps()
       << " steps, generator " << clip.generator() << "\n";
   out << "# clips keep only the anomaly events' targets; the others are shown as ?\n";
+  if (strict) out << "# --strict-std: steps that plain STD cannot express are comment lines\n";
   // A FORK's child is known from the thread table: the n-th fork of a thread creates its n-th
   // child, and a schedule holds each thread's events from its first one on.
   std::map<std::pair<uint32_t, uint32_t>, uint32_t> child_of;
@@ -210,11 +211,19 @@ void DumpStd(const ClipView& view, std::ostream& out) {
       auto it = child_of.find({thread, forks_so_far[thread]++});
       if (it != child_of.end()) target = view.ThreadName(it->second);
     }
-    out << view.ThreadName(thread) << "|" << op->name;
+    std::string line = view.ThreadName(thread) + "|" + std::string(op->name);
     // Without a target (thread begin/end, a fence whose order the clip does not keep) the bare
     // operation name is valid STD.
-    if (op->has_parentheses && op->space != StdNamespace::kNone) out << "(" << target << ")";
-    out << "|" << view.StdLocation(clip.step_site(i)) << "\n";
+    if (op->has_parentheses && op->space != StdNamespace::kNone) line += "(" + target + ")";
+    line += "|" + view.StdLocation(clip.step_site(i));
+    if (strict && !op->plain) {
+      out << "# " << line << "  (pecan extension)\n";
+    } else if (op->argument == StdArgument::kRequiredCount) {
+      // Barriers, allocations: the clip keeps no count, and STD requires one.
+      out << "# " << line << "  (the clip keeps no count)\n";
+    } else {
+      out << line << "\n";
+    }
   }
 }
 
@@ -293,12 +302,19 @@ void DumpJson(const ClipView& view, std::ostream& out) {
 
 }  // namespace
 
-void DumpClip(const proto::Clip& clip, const std::string& format, std::ostream& out) {
+bool IsClipHeader(std::string_view first_bytes) {
+  return first_bytes.size() >= sizeof(kClipMagic) &&
+         first_bytes.substr(0, sizeof(kClipMagic)) ==
+             std::string_view(reinterpret_cast<const char*>(kClipMagic), sizeof(kClipMagic));
+}
+
+void DumpClip(const proto::Clip& clip, const std::string& format, std::ostream& out,
+              bool strict_std) {
   ClipView view(clip);
   if (format == "text") {
     DumpText(view, out);
   } else if (format == "std") {
-    DumpStd(view, out);
+    DumpStd(view, strict_std, out);
   } else if (format == "json") {
     DumpJson(view, out);
   } else {
@@ -306,8 +322,8 @@ void DumpClip(const proto::Clip& clip, const std::string& format, std::ostream& 
   }
 }
 
-int DumpClip(const std::string& path, const std::string& format) {
-  DumpClip(ReadClipFile(path), format, std::cout);
+int DumpClip(const std::string& path, const std::string& format, bool strict_std) {
+  DumpClip(ReadClipFile(path), format, std::cout, strict_std);
   std::cout.flush();
   if (!std::cout) throw PecanError("dump: cannot write the output");
   return 0;

@@ -1,9 +1,10 @@
-// Prints a clip for people and tools: `pecan dump CLIP --format text|std|json`. The printing
-// lives here; the dump command finds it through trace_format's file-dumper registry.
+// Prints a clip for people and tools: `pecan dump CLIP --format text|std|json [--strict-std]`.
+// The printing lives here; the dump command (cli/dump_command.cpp) recognizes clips and calls it.
 #pragma once
 
 #include <iosfwd>
 #include <string>
+#include <string_view>
 
 #include "proto/clip.pb.h"
 
@@ -19,12 +20,20 @@ namespace pecan {
 //         no target addresses except the anomaly events', so other targets print as "?" —
 //         the output is for reading, not for analysis. Locations: the STD location for
 //         module-less sites, else the site id (as `pecan convert` writes recorded traces).
+//         Steps STD cannot express, and those needing a count the clip does not keep
+//         (barriers, alloc/free), are comment lines. With `strict_std`, so are pecan's
+//         extensions (thread begin/end, enter/exit, atomics, waits, ...): what remains is
+//         plain STD (r, w, acq, rel, fork, join) that a strict STD reader accepts.
 //   json  JSON lines: one {"type":"clip"} object with everything but the steps, then one
 //         {"type":"step"} object per step.
 // Throws PecanError for an unknown format.
-void DumpClip(const proto::Clip& clip, const std::string& format, std::ostream& out);
+void DumpClip(const proto::Clip& clip, const std::string& format, std::ostream& out,
+              bool strict_std = false);
 
 // Reads the clip at `path` (ReadClipFile) and prints it to standard output. Returns 0.
-int DumpClip(const std::string& path, const std::string& format);
+int DumpClip(const std::string& path, const std::string& format, bool strict_std = false);
+
+// Whether a file starting with `first_bytes` is a clip (its magic, trace_format/clip_file.h).
+bool IsClipHeader(std::string_view first_bytes);
 
 }  // namespace pecan

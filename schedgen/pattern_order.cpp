@@ -10,7 +10,7 @@ namespace pecan {
 PatternOrder PatternOrderOf(const Finding& finding) {
   PatternOrder order;
   order.events = finding.events;
-  order.adjacent = finding.pattern == "race" && finding.events.size() == 2;
+  order.adjacent = finding.adjacent;
   return order;
 }
 

@@ -172,7 +172,15 @@ class Run {
       }
     }
     if (pattern_.adjacent) {
-      if (events.size() < 2) return "a race needs two events";
+      if (events.size() < 2) return "an adjacent pattern needs at least two events";
+      // The paired step below emits two events back to back; longer runs are not built.
+      if (events.size() > 2) {
+        return "adjacency of more than two events is not supported by the schedule generator";
+      }
+      if (trace_.thread[events[0]] == trace_.thread[events[1]]) {
+        return "adjacency of two events of one thread is not supported by the schedule "
+               "generator";
+      }
       if (IsAcquire(trace_.kind[events[0]]) || IsRelease(trace_.kind[events[0]])) {
         return "adjacency is only supported when the first event is not a lock operation";
       }
@@ -207,8 +215,8 @@ class Run {
     ptr_.assign(thread_count_, 0);
     for (ThreadId t = 0; t < thread_count_; ++t) {
       const auto& mine = por_.ThreadEvents(t);
-      ptr_[t] = static_cast<uint64_t>(std::lower_bound(mine.begin(), mine.end(), start) -
-                                      mine.begin());
+      ptr_[t] =
+          static_cast<uint64_t>(std::lower_bound(mine.begin(), mine.end(), start) - mine.begin());
     }
     needed_until_.assign(thread_count_, 0);
     blocker_.assign(thread_count_, Blocker{});
@@ -320,13 +328,14 @@ class Run {
 
   void Park(ThreadId t, const Blocker& blocker) {
     blocker_[t] = blocker;
-    state_[t] = blocker.kind == BlockKind::kBeyondHorizon ? ThreadState::kDormant
-                                                          : ThreadState::kWaiting;
+    state_[t] =
+        blocker.kind == BlockKind::kBeyondHorizon ? ThreadState::kDormant : ThreadState::kWaiting;
     parked_.push_back(t);
     if (blocker.kind == BlockKind::kLockRelease) {
       ++wanted_[blocker.what];
       const EventIndex e = Next(t);
-      if (const auto* holder = locks_.Conflict(t, blocker.what, trace_.kind[e] == EventKind::kReadLock)) {
+      if (const auto* holder =
+              locks_.Conflict(t, blocker.what, trace_.kind[e] == EventKind::kReadLock)) {
         if (state_[holder->thread] == ThreadState::kDormant) Wake(holder->thread);
       }
     } else if (blocker.kind == BlockKind::kThreadAdvance) {
@@ -340,7 +349,8 @@ class Run {
   void MarkNeeded(ThreadId u, EventIndex e) {
     const auto& mine = por_.ThreadEvents(u);
     uint64_t lo = ptr_[u];
-    uint64_t hi = static_cast<uint64_t>(std::lower_bound(mine.begin(), mine.end(), e) - mine.begin());
+    uint64_t hi =
+        static_cast<uint64_t>(std::lower_bound(mine.begin(), mine.end(), e) - mine.begin());
     // Ordered(mine[k], e) holds for a prefix of k: find its end in [lo, hi).
     while (lo < hi) {
       const uint64_t mid = lo + (hi - lo) / 2;
@@ -381,10 +391,10 @@ class Run {
     std::vector<ThreadId> wake;
     for (ThreadId w : parked_) {
       const Blocker& b = blocker_[w];
-      const bool woken = (b.kind == BlockKind::kThreadAdvance && b.what == t) ||
-                         (b.kind == BlockKind::kEvent && b.what == e) ||
-                         (b.kind == BlockKind::kLockRelease && IsRelease(kind) &&
-                          trace_.addr[e] == b.what);
+      const bool woken =
+          (b.kind == BlockKind::kThreadAdvance && b.what == t) ||
+          (b.kind == BlockKind::kEvent && b.what == e) ||
+          (b.kind == BlockKind::kLockRelease && IsRelease(kind) && trace_.addr[e] == b.what);
       if (woken) wake.push_back(w);
     }
     for (ThreadId w : wake) Wake(w);
@@ -446,7 +456,8 @@ class Run {
       for (ThreadId u = 0; u < thread_count_; ++u) {
         if (u == rt) continue;
         const auto& mine = por_.ThreadEvents(u);
-        uint64_t lo = static_cast<uint64_t>(std::upper_bound(mine.begin(), mine.end(), r) - mine.begin());
+        uint64_t lo =
+            static_cast<uint64_t>(std::upper_bound(mine.begin(), mine.end(), r) - mine.begin());
         uint64_t hi = ptr_[u];
         // Ordered(r, mine[k]) holds for a suffix of k.
         while (lo < hi) {
@@ -521,9 +532,7 @@ class Run {
     if (por_.Ordered(acquisition, waiter)) return false;
     std::vector<EventIndex> roots{acquisition};
     std::vector<uint64_t> cutoff;
-    auto taken_back = [&](EventIndex e) {
-      return por_.LocalIndex(e) >= cutoff[trace_.thread[e]];
-    };
+    auto taken_back = [&](EventIndex e) { return por_.LocalIndex(e) >= cutoff[trace_.thread[e]]; };
     for (;;) {
       cutoff = DependentCutoff(roots);
       const auto outside = ReleaseOfKeptAcquisition(cutoff);
@@ -605,8 +614,8 @@ class Run {
               DescribeStep(trace_, Next(t)) + " " + DescribeBlocker(t);
     }
     if (result_.sections_moved >= PatternScheduler::kMaxSectionMoves) {
-      text += " (gave up after " + std::to_string(result_.sections_moved) +
-              " critical-section moves)";
+      text +=
+          " (gave up after " + std::to_string(result_.sections_moved) + " critical-section moves)";
     }
     return text;
   }
@@ -625,7 +634,7 @@ class Run {
   std::vector<uint64_t> needed_until_;  // per thread: run at least this many (for POR edges)
   std::vector<ThreadState> state_;
   std::vector<Blocker> blocker_;
-  std::vector<ThreadId> parked_;        // waiting or dormant threads
+  std::vector<ThreadId> parked_;                   // waiting or dormant threads
   std::unordered_map<uint64_t, uint32_t> wanted_;  // lock -> threads parked waiting for it
   std::unordered_map<EventIndex, std::vector<EventIndex>> gates_;  // event -> must run after
   LockBook locks_;

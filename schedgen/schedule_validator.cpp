@@ -27,7 +27,9 @@ std::string Hex(uint64_t value) {
   return buffer;
 }
 
-std::string StepName(uint64_t step) { return "step " + std::to_string(step) + ": "; }
+std::string StepName(uint64_t step) {
+  return "step " + std::to_string(step) + ": ";
+}
 
 }  // namespace
 
@@ -71,9 +73,9 @@ ValidationResult ScheduleValidator::Check(const std::vector<EventIndex>& schedul
                          ": program order (a thread's steps must be a prefix of its events)"};
     }
     if (receives_edge_[e / 64] >> (e % 64) & 1) {
-      auto first = std::lower_bound(
-          edges.begin(), edges.end(), e,
-          [](const std::pair<EventIndex, EventIndex>& edge, EventIndex d) { return edge.second < d; });
+      auto first = std::lower_bound(edges.begin(), edges.end(), e,
+                                    [](const std::pair<EventIndex, EventIndex>& edge,
+                                       EventIndex d) { return edge.second < d; });
       for (auto it = first; it != edges.end() && it->second == e; ++it) {
         const EventIndex source = it->first;
         if (ran(source)) continue;
@@ -82,8 +84,7 @@ ValidationResult ScheduleValidator::Check(const std::vector<EventIndex>& schedul
         return {false, StepName(step) + DescribeStep(trace_, e) +
                            (later ? " runs before its POR predecessor "
                                   : " runs, but its POR predecessor ") +
-                           DescribeStep(trace_, source) +
-                           (later ? "" : " is not in the schedule")};
+                           DescribeStep(trace_, source) + (later ? "" : " is not in the schedule")};
       }
     }
     ++done[t];
@@ -138,10 +139,11 @@ ValidationResult ScheduleValidator::Check(const std::vector<EventIndex>& schedul
                          "), does not come after pattern event " + std::to_string(p) + " (step " +
                          std::to_string(previous) + ")"};
     }
-    if (p == 1 && pattern.adjacent && at != previous + 1) {
-      return {false, "the race's events are not adjacent: steps " + std::to_string(previous) +
-                         " and " + std::to_string(at) + " have " +
-                         std::to_string(at - previous - 1) + " step(s) in between"};
+    if (pattern.adjacent && at != previous + 1) {
+      return {false, "the pattern's events " + std::to_string(p) + " and " + std::to_string(p + 1) +
+                         " are not adjacent: steps " + std::to_string(previous) + " and " +
+                         std::to_string(at) + " have " + std::to_string(at - previous - 1) +
+                         " step(s) in between"};
     }
   }
   return {};

@@ -23,7 +23,8 @@ struct ValidationResult {
 //   - every POR edge is kept: an event runs only after all its POR predecessors ran;
 //   - no lock is held by two threads at once (rwlock readers may share; a thread may re-acquire
 //     a lock it holds; a release of a lock not held is ignored, as in LocksetTable);
-//   - the pattern's events are all present, in the pattern's order, and adjacent for races.
+//   - the pattern's events are all present, in the pattern's order, and back to back when the
+//     pattern is adjacent (PatternOrder::adjacent).
 class ScheduleValidator {
  public:
   // Keeps references to both; they must outlive the validator. Marks the events where POR edges
@@ -31,7 +32,8 @@ class ScheduleValidator {
   ScheduleValidator(const Trace& trace, const PorIndex& por);
 
   ValidationResult CheckFeasible(const std::vector<EventIndex>& schedule) const;
-  ValidationResult Check(const std::vector<EventIndex>& schedule, const PatternOrder& pattern) const;
+  ValidationResult Check(const std::vector<EventIndex>& schedule,
+                         const PatternOrder& pattern) const;
 
  private:
   const Trace& trace_;

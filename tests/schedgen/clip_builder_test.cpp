@@ -46,6 +46,7 @@ struct Figure5Clip {
     finding.id = "race-f5";
     finding.pattern = "race";
     finding.variant = "W-W";
+    finding.adjacent = true;
     finding.events = {2, 7};
     finding.reason = "no common lock, no POR";
     plan = ScheduleGenerator(trace, por).Generate(finding);

@@ -23,6 +23,7 @@ Finding MakeFinding(const std::string& pattern, std::vector<EventIndex> events,
   f.pattern = pattern;
   f.events = std::move(events);
   f.observed = observed;
+  f.adjacent = pattern == "race";  // as the built-in race pattern declares
   return f;
 }
 

@@ -15,13 +15,16 @@ namespace {
 using test::StdTrace;
 
 // v_n is event index n-1.
-constexpr EventIndex v(int n) { return static_cast<EventIndex>(n - 1); }
+constexpr EventIndex v(int n) {
+  return static_cast<EventIndex>(n - 1);
+}
 
 Finding Race(EventIndex a, EventIndex b) {
   Finding f;
   f.id = "race-test";
   f.pattern = "race";
   f.variant = "W-W";
+  f.adjacent = true;
   f.events = {a, b};
   return f;
 }
@@ -126,8 +129,7 @@ TEST_CASE("Figure 3: the atomicity violation (v2, v8, v5) gets v8 between v2 and
   INFO(plan.reason);
   REQUIRE(plan.ok);
   // Only v5 has to wait for v8; v4 keeps its recorded place (fewer moves than Algorithm 4).
-  CHECK(plan.steps ==
-        std::vector<EventIndex>{v(1), v(2), v(3), v(4), v(7), v(8), v(5)});
+  CHECK(plan.steps == std::vector<EventIndex>{v(1), v(2), v(3), v(4), v(7), v(8), v(5)});
   CHECK(plan.anomaly_steps == std::vector<uint64_t>{1, 5, 6});
   CHECK(plan.generator == "atomicity");
 }

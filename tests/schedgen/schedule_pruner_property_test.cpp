@@ -54,6 +54,7 @@ void CheckPruning(const RandomTraceOptions& options, uint64_t first_seed, uint64
       finding.pattern = anomaly.pattern;
       finding.variant = anomaly.variant;
       finding.events = anomaly.events;
+      finding.adjacent = anomaly.pattern == "race";  // as the built-in race pattern declares
       const PatternOrder order = PatternOrderOf(finding);
       const SchedulerResult built = scheduler.Build(order);
       INFO("built: " << DescribeIndices(built.steps) << " " << built.reason);

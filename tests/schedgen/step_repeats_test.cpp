@@ -76,6 +76,7 @@ TEST_CASE("clips carry which steps are repeats and the repeats left out before e
   Finding finding;
   finding.id = "race-test";
   finding.pattern = "race";
+  finding.adjacent = true;
   finding.events = {1, 2};
   ClipPlan plan;
   plan.ok = true;

@@ -30,14 +30,15 @@ Finding FindingOf(const OracleAnomaly& anomaly) {
   f.pattern = anomaly.pattern;
   f.variant = anomaly.variant;
   f.events = anomaly.events;
+  f.adjacent = anomaly.pattern == "race";  // as the built-in race pattern declares
   return f;
 }
 
 struct Tally {
   int traces = 0;
   int reachable = 0;
-  int predicted = 0;        // reachable, but not in the recorded order
-  int sections_moved = 0;   // clips that needed an OML block move
+  int predicted = 0;       // reachable, but not in the recorded order
+  int sections_moved = 0;  // clips that needed an OML block move
   int unreachable = 0;
 };
 
@@ -151,7 +152,8 @@ TEST_CASE("validator agrees with the oracle on random schedules", "[schedgen][th
       while (schedule.size() < length) {
         std::vector<EventIndex> options_now;
         for (ThreadId t = 0; t < por.ThreadCount(); ++t) {
-          if (next[t] < por.ThreadEvents(t).size()) options_now.push_back(por.ThreadEvents(t)[next[t]]);
+          if (next[t] < por.ThreadEvents(t).size())
+            options_now.push_back(por.ThreadEvents(t)[next[t]]);
         }
         if (options_now.empty()) break;
         EventIndex e = options_now[rng() % options_now.size()];
