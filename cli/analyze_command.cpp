@@ -8,6 +8,7 @@
 #include <string>
 
 #include "analyzer/analysis.h"
+#include "analyzer/ptg.h"
 #include "analyzer/report_events.h"
 #include "analyzer/report_json.h"
 #include "analyzer/report_sarif.h"
@@ -27,6 +28,7 @@ struct AnalyzeOptions {
   std::string regions = "locks";
   std::string format = "text";
   std::string output;
+  std::string ptg_dot;
 };
 
 constexpr char kPecanMagic[] = "PECANTRC";
@@ -65,6 +67,14 @@ int RunAnalyze(const AnalyzeOptions& options) {
   analysis.regions = options.regions == "functions" ? RegionMode::kFunctions : RegionMode::kLocks;
   analysis.progress = true;  // the progress reporter stays silent unless stderr is a terminal
   AnalysisResult result = Analyze(trace, analysis);
+  if (!options.ptg_dot.empty()) {
+    std::ofstream dot(options.ptg_dot, std::ios::binary | std::ios::trunc);
+    if (!dot) throw PecanError(options.ptg_dot + ": cannot write: " + std::strerror(errno));
+    Symbolizer symbolizer(trace);
+    WritePtgDot(dot, trace, result.findings, symbolizer);
+    dot.flush();
+    if (!dot) throw PecanError(options.ptg_dot + ": write failed");
+  }
 
   std::string summary = SummaryLine(Summarize(result));
   if (options.output.empty() || options.output == "-") {
@@ -95,7 +105,8 @@ std::function<int()> SetupAnalyze(CLI::App& app) {
   app.add_option("-p,--patterns", options->patterns,
                  "Which anomalies to look for: a comma-separated list of race, atomicity, asv, "
                  "all (default: all), and/or the path of a pattern file of your own "
-                 "(see analyzer/PATTERNS.md)")
+                 "(see PATTERNS.md, in share/doc/pecan of an installed pecan and in analyzer/ "
+                 "of the source tree)")
       ->type_name("LIST|FILE");
   app.add_option("--regions", options->regions,
                  "What counts as an atomic region: locks (outermost critical sections and "
@@ -109,6 +120,12 @@ std::function<int()> SetupAnalyze(CLI::App& app) {
   app.add_option("-o,--output", options->output,
                  "Write the report to FILE instead of standard output")
       ->type_name("FILE");
+  app.add_option("--ptg-dot", options->ptg_dot,
+                 "Also write the partial/temporal order graph (PTG) around each finding to FILE "
+                 "as Graphviz DOT: the findings' events (filled, numbered F1, F2, ...) and their "
+                 "threads' neighbouring events; POR edges solid, TOR edges dashed. View it with "
+                 "`dot -Tsvg FILE -o ptg.svg`")
+      ->type_name("FILE");
   app.footer(
       "Each finding is an access anomaly that the recorded run, or another interleaving of\n"
       "it, shows: 'observed' ones happened in the recorded order, 'predicted' ones need a\n"
@@ -119,7 +136,8 @@ std::function<int()> SetupAnalyze(CLI::App& app) {
       "Examples:\n"
       "  pecan analyze pecan-app.pecan\n"
       "  pecan analyze run.std --patterns race,atomicity\n"
-      "  pecan analyze pecan-app.pecan --format sarif -o app.sarif");
+      "  pecan analyze pecan-app.pecan --format sarif -o app.sarif\n"
+      "  pecan analyze run.std --ptg-dot run.dot && dot -Tsvg run.dot -o run.svg");
   return [options] { return RunAnalyze(*options); };
 }
 

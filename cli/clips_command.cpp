@@ -1,5 +1,5 @@
 // `pecan clips TRACE`: one bug-hatching schedule (.clip) per finding, from a fresh analysis or a
-// JSON report; also teaches `pecan dump` to print .clip files (schedgen/clip_dump.h).
+// JSON report, each checked by the ScheduleValidator before it is written.
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -13,13 +13,12 @@
 #include "analyzer/report_json.h"
 #include "cli/command.h"
 #include "schedgen/clip_builder.h"
-#include "schedgen/clip_dump.h"
 #include "schedgen/schedule_generator.h"
+#include "schedgen/schedule_validator.h"
 #include "trace_format/clip_file.h"
 #include "trace_format/error.h"
 #include "trace_format/file_kind.h"
 #include "trace_format/std_format.h"
-#include "trace_format/trace_dump.h"
 #include "trace_format/trace_reader.h"
 
 namespace pecan::cli {
@@ -36,7 +35,9 @@ struct ClipsOptions {
 };
 
 // The whole recorded run as one clip without anomaly events: replaying it re-runs the program
-// in the recorded interleaving, event by event (for debugging the recorded run itself).
+// in the recorded interleaving, event by event (for debugging the recorded run itself). Checked
+// like every clip: a recorded order the validator refuses (a damaged or inconsistent trace)
+// gets no clip.
 int WriteRecordedRunClip(const ClipsOptions& options, const Trace& trace,
                          const std::string& trace_hash) {
   if (trace.size_events() == 0) throw PecanError(options.trace_path + ": the trace has no events");
@@ -45,6 +46,13 @@ int WriteRecordedRunClip(const ClipsOptions& options, const Trace& trace,
   plan.generator = "recorded";
   plan.steps.resize(trace.size_events());
   for (size_t i = 0; i < plan.steps.size(); ++i) plan.steps[i] = static_cast<EventIndex>(i);
+  const PorIndex por(trace);
+  if (const ValidationResult valid = ScheduleValidator(trace, por).CheckFeasible(plan.steps);
+      !valid) {
+    throw PecanError(
+        options.trace_path +
+        ": the recorded order fails the schedule check, so no clip was written: " + valid.reason);
+  }
   Finding run;
   run.id = "recorded";
   run.pattern = "recorded";
@@ -197,23 +205,5 @@ PECAN_COMMAND("clips",
               "Write a bug-hatching schedule (.clip) for each finding of a trace, checked for "
               "feasibility, for `pecan replay`",
               30, SetupClips);
-
-// `pecan dump` prints .clip files through this dumper (the dump command itself knows traces).
-const bool kClipDumperRegistered = [] {
-  RegisterFileDumper(FileDumper{
-      "clip",
-      [](std::string_view first_bytes) {
-        return first_bytes.size() >= sizeof(kClipMagic) &&
-               first_bytes.substr(0, sizeof(kClipMagic)) ==
-                   std::string_view(reinterpret_cast<const char*>(kClipMagic), sizeof(kClipMagic));
-      },
-      [](const std::string& path, DumpFormat format, std::ostream& out) {
-        const char* name = format == DumpFormat::kStd    ? "std"
-                           : format == DumpFormat::kJson ? "json"
-                                                         : "text";
-        DumpClip(ReadClipFile(path), name, out);
-      }});
-  return true;
-}();
 
 }  // namespace pecan::cli

@@ -22,8 +22,9 @@ standard output when writing STD.
 STD is the text format of predictive-analysis tools such as RAPID: one event per line,
 THREAD|OP(TARGET)|LOCATION, e.g. `T0|r(V12)|34`, `T2|acq(L3)|9`, `T0|fork(T2)|11`. pecan adds
 extensions for its other event kinds (atomics, condition variables, barriers, functions, ...);
---strict-std leaves them out so any STD tool can read the result. trace_format/STD_FORMAT.md
-describes the format and how names become addresses.
+--strict-std leaves them out so any STD tool can read the result. STD_FORMAT.md (in
+share/doc/pecan of an installed pecan; trace_format/ in the source tree) describes the format
+and how names become addresses.
 
 Examples:
   pecan convert run.pecan run.std                  # export, with pecan's extensions
@@ -69,6 +70,30 @@ std::string OutputFormat(const ConvertArgs& a) {
                    ": cannot tell which format to write; name it .pecan or .std, or pass --to");
 }
 
+// Appends event i's STD line; true when that is an event line (strict export drops pecan's
+// extensions, and a kind STD cannot express becomes a comment).
+bool AppendStdEvent(const StdExporter& exporter, const Event& e, EventIndex i, std::string& out) {
+  const size_t before = out.size();
+  exporter.AppendLine(e, i, out);
+  return out.size() != before && out[before] != '#';
+}
+
+// Writes a trace in memory as STD text; returns the events written.
+uint64_t WriteStdEvents(const Trace& trace, std::ostream& out, const StdExportOptions& options) {
+  StdExporter exporter(trace.threads, trace.sites, trace.names, options);
+  std::string buffer;
+  uint64_t written = 0;
+  for (EventIndex i = 0; i < trace.size_events(); ++i) {
+    written += AppendStdEvent(exporter, trace.event(i), i, buffer);
+    if (buffer.size() >= (1 << 16)) {
+      out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+      buffer.clear();
+    }
+  }
+  out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+  return written;
+}
+
 // Streams a finished .pecan file into `sink`, one chunk at a time.
 template <typename Sink>
 uint64_t StreamEvents(TraceReader& reader, Sink sink) {
@@ -101,7 +126,8 @@ int RunConvert(const ConvertArgs& a) {
   if (a.input == a.output) throw PecanError("convert: IN and OUT are the same file");
   TraceWriterOptions writer_options{a.chunk_events, a.zstd_level};
   StdExportOptions std_options{a.strict_std};
-  uint64_t events = 0;
+  uint64_t events = 0;   // read
+  uint64_t written = 0;  // written: fewer than read when STD export leaves some out
 
   if (from == "pecan") {
     TraceReader reader(a.input);
@@ -115,12 +141,13 @@ int RunConvert(const ConvertArgs& a) {
       for (const auto& n : reader.names()) writer.AddName(n);
       events = StreamEvents(reader, [&writer](const Event& e, EventIndex) { writer.Append(e); });
       writer.Finish(reader.meta().exit, reader.meta().dropped_events);
+      written = events;
     } else if (reader.complete() && to == "std") {
       StdExporter exporter(reader.threads(), reader.sites(), reader.names(), std_options);
       WriteStdOutput(a, [&](std::ostream& out) {
         std::string buffer;
         events = StreamEvents(reader, [&](const Event& e, EventIndex i) {
-          exporter.AppendLine(e, i, buffer);
+          written += AppendStdEvent(exporter, e, i, buffer);
           if (buffer.size() >= (1 << 16)) {
             out.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
             buffer.clear();
@@ -134,8 +161,10 @@ int RunConvert(const ConvertArgs& a) {
       events = trace.size_events();
       if (to == "pecan") {
         WriteTrace(a.output, trace, writer_options);
+        written = events;
       } else {
-        WriteStdOutput(a, [&](std::ostream& out) { ExportStd(trace, out, std_options); });
+        WriteStdOutput(
+            a, [&](std::ostream& out) { written = WriteStdEvents(trace, out, std_options); });
       }
     }
   } else {
@@ -143,13 +172,20 @@ int RunConvert(const ConvertArgs& a) {
     events = trace.size_events();
     if (to == "pecan") {
       WriteTrace(a.output, trace, writer_options);
+      written = events;
     } else {
-      WriteStdOutput(a, [&](std::ostream& out) { ExportStd(trace, out, std_options); });
+      WriteStdOutput(a,
+                     [&](std::ostream& out) { written = WriteStdEvents(trace, out, std_options); });
     }
   }
-  if (a.output != "-")
-    std::cout << "pecan convert: wrote " << events << " events to " << a.output << " (" << to
-              << ")\n";
+  if (a.output != "-") {
+    std::cout << "pecan convert: wrote " << written << " events to " << a.output << " (" << to;
+    if (written != events) {
+      std::cout << "; " << events - written << " of " << events << " left out: "
+                << (a.strict_std ? "plain STD cannot express them" : "STD cannot express them");
+    }
+    std::cout << ")\n";
+  }
   return 0;
 }
 

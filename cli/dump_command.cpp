@@ -1,8 +1,9 @@
-// `pecan dump`: prints a trace (.pecan or STD) one event per line as text, STD or JSON lines;
-// other file types (clips) are printed by the dumper registered for their magic.
+// `pecan dump`: prints a trace (.pecan or STD) one event per line, or a clip step by step, as
+// text, STD or JSON lines; other file types by the dumper registered for their magic.
 #include <iostream>
 
 #include "cli/command.h"
+#include "schedgen/clip_dump.h"
 #include "trace_format/error.h"
 #include "trace_format/file_kind.h"
 #include "trace_format/std_format.h"
@@ -27,13 +28,27 @@ Formats (--format):
         when they apply), then a {"type":"tables"} object with threads, sites, modules, names,
         the program's exit and whether the file was complete.
 
-FILE may be a .pecan trace or an STD text file. A truncated trace prints every complete chunk
-and a warning on stderr.
+FILE may be a .pecan trace, an STD text file or a clip (`pecan clips`). A truncated trace
+prints every complete chunk and a warning on stderr.
+
+A clip prints as its schedule, one step per line in schedule order (a race's two accesses as
+recorded: `pecan replay` runs them swapped unless --race-order recorded):
+  text  a header (finding, trace hash, program, generator, where each anomaly event runs), then
+        step, thread, kind, site, the trace event it came from, `moved`, `anomaly k/n` and the
+        source line.
+  std   an STD trace in schedule order. Each anomaly event is preceded by a comment line
+        `# anomaly k/n`; targets other than the anomaly events' are `?` (clips keep no other
+        addresses); steps STD cannot express are comment lines. --strict-std also turns
+        pecan's extensions (begin, end, enter, exit, atomics, waits, ...) into comment lines,
+        so a plain STD reader accepts the rest.
+  json  JSON lines: a {"type":"clip"} object (finding, threads, modules, sites, settings), then
+        one {"type":"step"} object per step.
 
 Examples:
   pecan dump run.pecan | less
   pecan dump run.pecan --format std > run.std
-  pecan dump run.pecan --format json | jq 'select(.kind == "write")')";
+  pecan dump run.pecan --format json | jq 'select(.kind == "write")'
+  pecan dump clips/race-1a2b3c4d.clip --format std --strict-std)";
 
 DumpFormat ParseFormat(const std::string& name) {
   if (name == "text") return DumpFormat::kText;
@@ -47,6 +62,7 @@ DumpFormat ParseFormat(const std::string& name) {
 int RunDump(const std::string& path, const std::string& format_name, bool strict_std) {
   DumpFormat format = ParseFormat(format_name);
   std::string head = ReadFirstBytes(path, 64);
+  if (IsClipHeader(head)) return DumpClip(path, format_name, strict_std);
   for (const auto& dumper : FileDumpers()) {
     if (dumper.matches(head)) {
       dumper.dump(path, format, std::cout);
@@ -82,16 +98,17 @@ struct DumpArgs {
   bool strict_std = false;
 };
 
-PECAN_COMMAND("dump", "Print a trace's events as text, STD or JSON", 60, [](CLI::App& app) {
+PECAN_COMMAND("dump", "Print a trace or a clip as text, STD or JSON", 60, [](CLI::App& app) {
   auto args = std::make_shared<DumpArgs>();
   app.footer(kDumpHelp);
-  app.add_option("FILE", args->file, "the trace (.pecan or STD text) to print")
+  app.add_option("FILE", args->file, "the trace (.pecan or STD text) or clip (.clip) to print")
       ->required()
       ->check(CLI::ExistingFile);
   app.add_option("--format,-f", args->format, "text (default), std or json")
       ->check(CLI::IsMember({"text", "std", "json"}));
   app.add_flag("--strict-std", args->strict_std,
-               "with --format std: plain STD only (drop pecan's extension lines)");
+               "with --format std: plain STD only (a trace's extension events are left out, a "
+               "clip's become comment lines)");
   return [args] { return RunDump(args->file, args->format, args->strict_std); };
 });
 

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/analysis.h"
+#include "analyzer/builtin_patterns.h"
 #include "analyzer/por_index.h"
 #include "analyzer/symbolizer.h"
 #include "cli/command.h"
@@ -28,6 +29,7 @@
 #include "cli/workflow_replay_runner.h"
 #include "cli/workflow_report_files.h"
 #include "cli/workflow_summary_json.h"
+#include "cli/workflow_summary_sarif.h"
 #include "schedgen/clip_builder.h"
 #include "schedgen/schedule_generator.h"
 #include "trace_format/clip_file.h"
@@ -45,6 +47,7 @@ struct HuntOptions {
   double timeout = 30;
   std::string regions = "locks";
   std::string patterns = "all";
+  std::string source_root;  // empty: the working directory
   std::vector<std::string> command;
 };
 
@@ -66,6 +69,19 @@ void PrepareOutput(const std::string& dir) {
   }
 }
 
+// What can be checked before anything runs, so a mistake costs no recording and leaves a
+// previous hunt's DIR alone: the program, and the pattern spec (a list or a pattern file).
+void CheckOptions(const HuntOptions& options) {
+  if (options.command.empty())
+    throw PecanError("hunt: no program given (pecan hunt -- PROGRAM [ARGS...])");
+  RequireExecutable(options.command.front(), "hunt: ");
+  try {  // a bad spec fails here, before the program runs
+    SelectPatterns(options.patterns);
+  } catch (const PecanError& e) {
+    throw PecanError("hunt: " + std::string(e.what()));
+  }
+}
+
 // Records the program with `pecan record`, as the user would; its output goes to record.log.
 void Record(const HuntOptions& options, const std::string& trace_path,
             const std::string& log_path) {
@@ -75,23 +91,21 @@ void Record(const HuntOptions& options, const std::string& trace_path,
   spec.stdout_path = log_path;
   spec.stderr_path = log_path;
   ChildResult result = RunChild(spec);
+  const std::string ended = result.exited ? "exit status " + std::to_string(result.exit_status)
+                                          : "killed by signal " + std::to_string(result.signal);
   if (!fs::exists(trace_path)) {
-    std::ifstream log(log_path);
-    std::string last, line;
-    while (std::getline(log, line))
-      if (!line.empty()) last = line;
-    throw PecanError("hunt: recording left no trace (" + last + "); the full output is in " +
-                     log_path);
+    // `pecan record` says why in one "pecan: error: record: ..." line (not built for recording,
+    // say); the program's own output may surround it.
+    std::string why = LastPecanError(log_path);
+    if (why.rfind("record: ", 0) == 0) why.erase(0, 8);
+    if (why.empty()) why = "the recording left no trace (" + ended + ")";
+    throw PecanError("hunt: cannot record " + options.command.front() + ": " + why +
+                     " (the full output is in " + log_path + ")");
   }
-  std::cout << "pecan hunt: recorded " << options.command.front() << " into " << trace_path;
-  if (result.exited) {
-    std::cout << " (exit status " << result.exit_status << ")\n";
-  } else {
-    std::cout << " (killed by signal " << result.signal << ")\n";
-  }
+  std::cout << "pecan hunt: recorded " << options.command.front() << " into " << trace_path << " ("
+            << ended << "); its output is in " << log_path << "\n";
   if (!result.exited || result.exit_status != 0)
-    std::cout << "pecan hunt: note: the recorded run itself failed; its output is in " << log_path
-              << "\n";
+    std::cout << "pecan hunt: note: the recorded run itself failed\n";
 }
 
 void PrintFinding(size_t number, const SummaryFinding& finding) {
@@ -105,6 +119,9 @@ void PrintFinding(size_t number, const SummaryFinding& finding) {
               << (finding.verdict.failure.empty()
                       ? ""
                       : "; then the program failed: " + finding.verdict.failure)
+              << (finding.verdict.signal != 0 && finding.verdict.failure == "crashed"
+                      ? " (signal " + std::to_string(finding.verdict.signal) + ")"
+                      : "")
               << "]";
   }
   std::cout << "\n";
@@ -116,8 +133,7 @@ void PrintFinding(size_t number, const SummaryFinding& finding) {
 }
 
 int RunHunt(const HuntOptions& options) {
-  if (options.command.empty())
-    throw PecanError("hunt: no program given (pecan hunt -- PROGRAM [ARGS...])");
+  CheckOptions(options);
   const std::string dir = options.output;
   PrepareOutput(dir);
   const std::string trace_path = (fs::path(dir) / "trace.pecan").string();
@@ -130,9 +146,8 @@ int RunHunt(const HuntOptions& options) {
       options.regions == "functions" ? RegionMode::kFunctions : RegionMode::kLocks;
   AnalysisResult analysis = Analyze(trace, analysis_options);
   Symbolizer symbolizer(trace);
-  WriteReportFiles(trace, trace_path, analysis, symbolizer,
-                   (fs::path(dir) / "report.json").string(),
-                   (fs::path(dir) / "report.sarif").string());
+  WriteJsonReportFile(trace, trace_path, analysis, symbolizer,
+                      (fs::path(dir) / "report.json").string());
 
   // One clip per finding; the generator validates each before it is written.
   const std::string trace_hash = TraceContentHash(trace_path);
@@ -198,6 +213,9 @@ int RunHunt(const HuntOptions& options) {
         {"replay_errors", errors}}},
       {"findings", FindingsJson(findings)}};
   std::ofstream((fs::path(dir) / "verdicts.json").string()) << verdicts.dump(2) << "\n";
+  // After replay, so what code scanning shows is what replay found (refuted ones left out).
+  std::ofstream((fs::path(dir) / "report.sarif").string())
+      << SummarySarif(findings, ResolveSourceRoot(options.source_root)).dump(2) << "\n";
 
   std::cout << "\n";
   if (confirmed == 0) {
@@ -248,6 +266,10 @@ std::function<int()> SetupHunt(CLI::App& app) {
       "--patterns", options->patterns,
       "Which anomalies to look for: comma-separated race, atomicity, asv, all (default), "
       "or the path of a pattern file");
+  app.add_option("--source-root", options->source_root,
+                 "report.sarif names source files below this directory relative to it (uriBaseId "
+                 "SRCROOT), as code scanning wants; default: the working directory")
+      ->check(CLI::ExistingDirectory);
   app.add_option("command", options->command,
                  "The program (built with pecan-cc / pecan-c++ / pecan_instrument) and its "
                  "arguments, after --")

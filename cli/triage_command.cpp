@@ -1,34 +1,31 @@
 // `pecan triage (TRACE... | DIR)`: analyzes many traces in parallel (N at a time, so memory stays
 // bounded), merges their findings, writes the best clip of each distinct finding, optionally
 // confirms them by replay, and summarizes in summary.json, summary.sarif and summary.html.
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <mutex>
 #include <set>
-#include <sstream>
 #include <string>
 #include <system_error>
 #include <vector>
 
 #include "analyzer/analysis.h"
+#include "analyzer/builtin_patterns.h"
 #include "cli/command.h"
 #include "cli/workflow_finding_merge.h"
 #include "cli/workflow_finding_summary.h"
 #include "cli/workflow_html_summary.h"
 #include "cli/workflow_job_runner.h"
+#include "cli/workflow_progress_warnings.h"
 #include "cli/workflow_replay_runner.h"
 #include "cli/workflow_summary_json.h"
 #include "cli/workflow_summary_sarif.h"
 #include "cli/workflow_trace_triage.h"
 #include "trace_format/clip_file.h"
 #include "trace_format/error.h"
-#include "trace_format/progress.h"
 
 namespace pecan::cli {
 namespace {
@@ -44,6 +41,7 @@ struct TriageOptions {
   double timeout = 30;
   std::string regions = "locks";
   std::string patterns = "all";
+  std::string source_root;  // empty: the working directory
 };
 
 std::string Plural(size_t n, const std::string& word) {
@@ -97,31 +95,7 @@ void CheckReplayCommand(const TriageOptions& options) {
         "triage: a program after -- is only used with --replay (pecan triage TRACES "
         "--replay -- " +
         options.command.front() + " ...)");
-  if (!options.replay) return;
-  const std::string& program = options.command.front();
-  auto executable = [](const std::string& path) {
-    std::error_code error;
-    return fs::is_regular_file(path, error) && ::access(path.c_str(), X_OK) == 0;
-  };
-  if (program.find('/') != std::string::npos) {
-    if (!executable(program))
-      throw PecanError("triage: --replay: " + program + ": no such executable file");
-    return;
-  }
-  const char* path = std::getenv("PATH");
-  std::stringstream directories(path ? path : "/usr/local/bin:/usr/bin:/bin");
-  for (std::string directory; std::getline(directories, directory, ':');)
-    if (executable((directory.empty() ? "." : directory) + "/" + program)) return;
-  throw PecanError("triage: --replay: " + program + ": not found in PATH");
-}
-
-// The error `pecan replay` printed last in its log, to say why a replay could not run.
-std::string LastErrorLine(const std::string& log_path) {
-  std::ifstream in(log_path);
-  std::string last;
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("pecan: error: ", 0) == 0) last = line.substr(14);
-  return last;
+  if (options.replay) RequireExecutable(options.command.front(), "triage: --replay: ");
 }
 
 void WriteFile(const std::string& path, const std::string& text) {
@@ -132,6 +106,11 @@ void WriteFile(const std::string& path, const std::string& text) {
 
 int RunTriage(const TriageOptions& options) {
   CheckReplayCommand(options);
+  try {  // a bad spec fails here, not as every trace "damaged"
+    SelectPatterns(options.patterns);
+  } catch (const PecanError& e) {
+    throw PecanError("triage: " + std::string(e.what()));
+  }
   std::vector<std::string> traces = ExpandInputs(options.inputs);
   if (traces.empty()) throw PecanError("triage: no traces given");
 
@@ -158,8 +137,8 @@ int RunTriage(const TriageOptions& options) {
   std::mutex merge_mutex;
   size_t analyzed = 0;
   {
-    ProgressReporter progress("pecan triage: analyzing " + Plural(traces.size(), "trace"),
-                              traces.size());
+    ProgressWithWarnings progress("pecan triage: analyzing " + Plural(traces.size(), "trace"),
+                                  traces.size());
     progress.Update(0);
     RunJobs(
         traces.size(), options.jobs,
@@ -197,8 +176,8 @@ int RunTriage(const TriageOptions& options) {
 
   if (!to_replay.empty()) {
     fs::create_directories(fs::path(dir) / "replays", error);
-    ProgressReporter progress("pecan triage: replaying " + Plural(to_replay.size(), "clip"),
-                              to_replay.size());
+    ProgressWithWarnings progress("pecan triage: replaying " + Plural(to_replay.size(), "clip"),
+                                  to_replay.size());
     progress.Update(0);
     size_t replayed = 0;
     RunJobs(
@@ -208,10 +187,6 @@ int RunTriage(const TriageOptions& options) {
           const std::string log = (fs::path(dir) / "replays" / (finding.id + ".log")).string();
           finding.verdict = ReplayClip((fs::path(dir) / finding.clip_path).string(),
                                        options.command, options.timeout, log);
-          if (finding.verdict.outcome == "error") {
-            const std::string why = LastErrorLine(log);
-            if (!why.empty()) finding.verdict.reason = why + " (see " + log + ")";
-          }
         },
         [&](size_t) { progress.Update(++replayed); });
   }
@@ -247,7 +222,8 @@ int RunTriage(const TriageOptions& options) {
                          {"findings", FindingsJson(findings)}};
   if (options.replay) summary["command"] = options.command;
   WriteFile((fs::path(dir) / "summary.json").string(), summary.dump(2) + "\n");
-  WriteFile((fs::path(dir) / "summary.sarif").string(), SummarySarif(findings).dump(2) + "\n");
+  WriteFile((fs::path(dir) / "summary.sarif").string(),
+            SummarySarif(findings, ResolveSourceRoot(options.source_root)).dump(2) + "\n");
   WriteFile((fs::path(dir) / "summary.html").string(),
             RenderSummaryHtml("pecan triage", trace_results, findings));
 
@@ -336,6 +312,10 @@ std::function<int()> SetupTriage(CLI::App& app) {
   app.add_option("--patterns", options->patterns,
                  "Anomalies to look for: comma-separated race, atomicity, asv, all (default), or "
                  "the path of a pattern file");
+  app.add_option("--source-root", options->source_root,
+                 "summary.sarif names source files below this directory relative to it "
+                 "(uriBaseId SRCROOT), as code scanning wants; default: the working directory")
+      ->check(CLI::ExistingDirectory);
   app.footer(
       "Typical use: record a test suite with pecan record's environment variables, then triage\n"
       "every trace it left in one go, in CI or by hand.\n"

@@ -10,8 +10,11 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <map>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -62,6 +65,33 @@ inline std::vector<char*> CStrings(std::vector<std::string>& strings) {
 }
 
 }  // namespace child_process_detail
+
+// Where `program` would be started from, as posix_spawnp looks it up: itself when it holds a
+// slash, else the first directory of PATH with an executable file of that name; "" when none.
+inline std::string FindExecutable(const std::string& program) {
+  auto executable = [](const std::string& path) {
+    std::error_code error;
+    return std::filesystem::is_regular_file(path, error) && ::access(path.c_str(), X_OK) == 0;
+  };
+  if (program.empty()) return "";
+  if (program.find('/') != std::string::npos) return executable(program) ? program : "";
+  const char* path = std::getenv("PATH");
+  std::stringstream directories(path ? path : "/usr/local/bin:/usr/bin:/bin");
+  for (std::string directory; std::getline(directories, directory, ':');) {
+    const std::string candidate = (directory.empty() ? "." : directory) + "/" + program;
+    if (executable(candidate)) return candidate;
+  }
+  return "";
+}
+
+// Throws PecanError("<context><program>: no such executable file" or ": not found in PATH")
+// unless FindExecutable finds the program: the check a command makes before it starts work.
+inline void RequireExecutable(const std::string& program, const std::string& context) {
+  if (!FindExecutable(program).empty()) return;
+  throw PecanError(context + program +
+                   (program.find('/') != std::string::npos ? ": no such executable file"
+                                                           : ": not found in PATH"));
+}
 
 // Starts the child in its own process group and waits for it. Throws PecanError when it cannot
 // be started (no such program, unwritable output file).

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -48,11 +49,19 @@ class FindingMerger {
   }
 
   // Every distinct finding, in key order, with its traces in input order, summed witnesses and
-  // (when any trace had one) its best clip.
+  // (when any trace had one) its best clip. Each keeps the analyzer's id — the one hunt and
+  // `pecan analyze` print — unless an earlier finding (in key order) has it already: two builds
+  // of one program name the same file and offsets alike but differ in build-id, so their keys
+  // differ. The later one gets the key's digest appended, as its clip's file name must differ.
   std::vector<TriagedFinding> Results() const {
     std::vector<TriagedFinding> results;
+    std::set<std::string> ids;
     for (const auto& [key, entry] : merged_) {
       TriagedFinding finding = entry.best;
+      if (!ids.insert(finding.summary.id).second) {
+        finding.summary.id += "-" + HexString(StableDigest(key) & 0xffffffffu, 8);
+        ids.insert(finding.summary.id);
+      }
       auto orders = entry.trace_orders;
       std::sort(orders.begin(), orders.end());
       finding.summary.traces.clear();

@@ -3,7 +3,6 @@
 // trace of the same binary, so triage can merge one bug seen in many runs.
 #pragma once
 
-#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -16,22 +15,6 @@
 #include "trace_format/trace.h"
 
 namespace pecan::cli {
-
-inline std::string HexString(uint64_t value, int digits = 16) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%0*llx", digits, static_cast<unsigned long long>(value));
-  return text;
-}
-
-// 64-bit FNV-1a: a short, stable digest for ids and file names (not a security measure).
-inline uint64_t StableDigest(const std::string& text) {
-  uint64_t hash = 1469598103934665603ull;
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= 1099511628211ull;
-  }
-  return hash;
-}
 
 // A site that means the same instruction in any run of the same binary: the module's build-id
 // (or file name when it has none) and the offset inside it. STD sites are their location.
@@ -88,8 +71,8 @@ inline SummaryEvent DescribeEvent(const Trace& trace, Symbolizer& symbolizer, Ev
   return event;
 }
 
-// The finding as the workflow reports it; `id` is left to the caller (hunt keeps the analyzer's,
-// triage derives one from the merge key).
+// The finding as the workflow reports it, with the analyzer's id (analyzer/finding_id.h), so hunt,
+// triage and `pecan analyze` name the same finding alike.
 inline SummaryFinding SummarizeFinding(const Trace& trace, Symbolizer& symbolizer,
                                        const Finding& finding) {
   SummaryFinding summary;
@@ -102,13 +85,6 @@ inline SummaryFinding SummarizeFinding(const Trace& trace, Symbolizer& symbolize
   summary.witnesses = finding.witnesses;
   for (EventIndex e : finding.events) summary.events.push_back(DescribeEvent(trace, symbolizer, e));
   return summary;
-}
-
-// A file-name-safe id from the merge key: "race-1f2e3d4c5b6a7988".
-inline std::string MergedFindingId(const std::string& pattern, const std::string& key) {
-  std::string safe;
-  for (char c : pattern) safe += (std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
-  return safe + "-" + HexString(StableDigest(key));
 }
 
 }  // namespace pecan::cli

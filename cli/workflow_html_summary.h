@@ -134,7 +134,8 @@ inline std::string RenderSummaryHtml(const std::string& title,
 
   html << "<h2>Clips</h2>\n<p class=\"legend\">Each lane is a thread; boxes are runs of "
           "consecutive events"
-       << " in the clip's order.<span style=\"background:#7aa6d8\"></span>as recorded"
+       << " in the order the replay runs them (a race's two accesses the other way round from "
+          "the recording).<span style=\"background:#7aa6d8\"></span>as recorded"
        << "<span style=\"background:#f5a623\"></span>moved by the generator"
        << "<span style=\"background:#d0021b;border-radius:6px\"></span>the anomaly's events (e1, "
           "e2, ...)</p>\n";

@@ -2,6 +2,7 @@
 // as a child process (exactly what a user would run), bounded in time, and reads its verdict.
 #pragma once
 
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -31,9 +32,25 @@ inline std::string ShellQuote(const std::string& word) {
   return quoted + "'";
 }
 
+// How the user should start this very pecan: "pecan" when that is what PATH finds, else the
+// running binary's path (relative when it lies below the working directory), so the commands
+// printed work where they are printed, e.g. after scripts/demo.sh, which installs nothing.
+inline std::string PecanCommandName() {
+  namespace fs = std::filesystem;
+  const std::string self = SelfExecutable();
+  std::error_code error;
+  const std::string on_path = FindExecutable("pecan");
+  if (!on_path.empty() && fs::equivalent(on_path, self, error)) return "pecan";
+  const fs::path relative = fs::path(self).lexically_relative(fs::current_path(error));
+  if (error || relative.empty() || *relative.begin() == "..") return self;
+  return relative.has_parent_path() ? relative.string() : "./" + relative.string();
+}
+
+// The `pecan replay` command line of a clip, for the user to paste.
 inline std::string ReplayCommandLine(const std::string& clip_path,
                                      const std::vector<std::string>& command) {
-  std::string line = "pecan replay " + ShellQuote(clip_path) + " --";
+  static const std::string pecan = ShellQuote(PecanCommandName());
+  std::string line = pecan + " replay " + ShellQuote(clip_path) + " --";
   for (const auto& word : command) line += " " + ShellQuote(word);
   return line;
 }
@@ -63,8 +80,11 @@ inline void ReadFailure(const nlohmann::json& json, SummaryVerdict& verdict) {
     verdict.exit_status = json["exit_status"];
 }
 
-// The last "pecan: error: ..." line `pecan replay` wrote to its log, without the prefix.
-inline std::string LastErrorLine(const std::string& log_path) {
+}  // namespace replay_runner_detail
+
+// The last "pecan: error: ..." line a pecan child (record, replay) wrote to its log, without the
+// prefix: the one-line reason it failed, even when the program's output surrounds it.
+inline std::string LastPecanError(const std::string& log_path) {
   std::ifstream log(log_path);
   std::string line, last;
   const std::string prefix = "pecan: error: ";
@@ -72,8 +92,6 @@ inline std::string LastErrorLine(const std::string& log_path) {
     if (line.rfind(prefix, 0) == 0) last = line.substr(prefix.size());
   return last;
 }
-
-}  // namespace replay_runner_detail
 
 // Runs the replay; the child's whole output goes to `log_path`. Never throws for a failed replay:
 // problems become an "error" verdict with the reason.
@@ -113,7 +131,7 @@ inline SummaryVerdict ReplayClip(const std::string& clip_path,
   }
   if (!json.is_object()) {
     verdict.outcome = "error";
-    const std::string error = LastErrorLine(log_path);
+    const std::string error = LastPecanError(log_path);
     if (!error.empty()) {
       verdict.reason = error + " (see " + log_path + ")";
       return verdict;

@@ -1,7 +1,10 @@
-// SARIF 2.1.0 for triage's merged findings (summary.sarif), so code-scanning tools can show them:
-// one result per distinct finding, located at its first symbolized event, the others related.
+// SARIF 2.1.0 of the workflow's findings (triage's summary.sarif, hunt's report.sarif) for code
+// scanning: one result per finding that replay did not refute, located at its first symbolized
+// event, the others related; source files relative to a source root where they lie below it.
 #pragma once
 
+#include <cctype>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -12,14 +15,71 @@
 
 namespace pecan::cli {
 
+// The uriBaseId of files below the source root; run.originalUriBaseIds says where it is.
+inline constexpr const char* kSourceRootBase = "SRCROOT";
+
 namespace summary_sarif_detail {
 
-inline nlohmann::json Location(const SummaryEvent& event, int id) {
+// A path as a URI path: every byte but unreserved characters and '/' percent-encoded (RFC 3986).
+inline std::string UriPath(const std::string& path) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string uri;
+  for (unsigned char c : path) {
+    if (std::isalnum(c) || c == '-' || c == '.' || c == '_' || c == '~' || c == '/') {
+      uri += static_cast<char>(c);
+    } else {
+      uri += '%';
+      uri += kHex[c >> 4];
+      uri += kHex[c & 15];
+    }
+  }
+  return uri;
+}
+
+}  // namespace summary_sarif_detail
+
+// The directory --source-root names, absolute; the working directory when none was given.
+inline std::string ResolveSourceRoot(const std::string& option) {
+  namespace fs = std::filesystem;
+  return (option.empty() ? fs::current_path() : fs::absolute(option)).lexically_normal().string();
+}
+
+// The artifactLocation of a source file: relative, with uriBaseId SRCROOT, when it lies below
+// `source_root` (an absolute directory); otherwise an absolute file:// URI. A relative file name
+// (the compiler's, relative to an unknown directory) is kept as it is.
+inline nlohmann::json SarifArtifactLocation(const std::string& file,
+                                            const std::string& source_root) {
+  namespace fs = std::filesystem;
+  using summary_sarif_detail::UriPath;
+  const fs::path path = fs::path(file).lexically_normal();
+  if (!path.is_absolute()) return {{"uri", UriPath(path.generic_string())}};
+  auto below = [](const fs::path& child, const fs::path& root) -> std::string {
+    if (root.empty()) return "";
+    const fs::path relative = child.lexically_relative(root);
+    if (relative.empty() || *relative.begin() == ".." || relative == ".") return "";
+    return relative.generic_string();
+  };
+  fs::path root = fs::path(source_root).lexically_normal();
+  if (!root.has_filename() && root.has_relative_path()) root = root.parent_path();  // "dir/"
+  std::string relative = below(path, root);
+  if (relative.empty()) {  // the same directories reached through symbolic links
+    std::error_code error_file, error_root;
+    const fs::path real_file = fs::weakly_canonical(path, error_file);
+    const fs::path real_root = fs::weakly_canonical(root, error_root);
+    if (!error_file && !error_root) relative = below(real_file, real_root);
+  }
+  if (!relative.empty()) return {{"uri", UriPath(relative)}, {"uriBaseId", kSourceRootBase}};
+  return {{"uri", "file://" + UriPath(path.generic_string())}};
+}
+
+namespace summary_sarif_detail {
+
+inline nlohmann::json Location(const SummaryEvent& event, int id, const std::string& root) {
   nlohmann::json location{
       {"message", {{"text", event.thread_name + " " + event.kind + " " + event.site.text}}}};
   if (id >= 0) location["id"] = id;
   if (!event.site.file.empty()) {
-    nlohmann::json physical{{"artifactLocation", {{"uri", event.site.file}}}};
+    nlohmann::json physical{{"artifactLocation", SarifArtifactLocation(event.site.file, root)}};
     if (event.site.line != 0) physical["region"] = {{"startLine", event.site.line}};
     location["physicalLocation"] = std::move(physical);
   }
@@ -45,12 +105,22 @@ inline std::string RuleDescription(const std::string& pattern) {
 
 }  // namespace summary_sarif_detail
 
-inline nlohmann::json SummarySarif(const std::vector<SummaryFinding>& findings) {
+// `source_root`: an absolute directory (hunt and triage pass --source-root, by default the
+// working directory). Predictions that replay refuted are left out of the results, since replay
+// showed them impossible and code scanning would show them as alerts at any level; their ids
+// are listed in the run's properties (refutedByReplay) instead.
+inline nlohmann::json SummarySarif(const std::vector<SummaryFinding>& findings,
+                                   const std::string& source_root) {
   using namespace summary_sarif_detail;
   nlohmann::json rules = nlohmann::json::array();
   std::vector<std::string> rule_ids;
   nlohmann::json results = nlohmann::json::array();
+  nlohmann::json refuted = nlohmann::json::array();
   for (const auto& finding : findings) {
+    if (finding.verdict.outcome == "infeasible") {
+      refuted.push_back(finding.id);
+      continue;
+    }
     size_t rule_index = 0;
     while (rule_index < rule_ids.size() && rule_ids[rule_index] != finding.pattern) rule_index++;
     if (rule_index == rule_ids.size()) {
@@ -77,20 +147,23 @@ inline nlohmann::json SummarySarif(const std::vector<SummaryFinding>& findings) 
           {"verdict", finding.verdict.outcome.empty() ? "not replayed" : finding.verdict.outcome},
           {"traces", finding.traces.size()},
           {"witnesses", finding.witnesses}}}};
+    if (!finding.verdict.failure.empty()) result["properties"]["failure"] = finding.verdict.failure;
     nlohmann::json related = nlohmann::json::array();
     bool located = false;
     for (size_t e = 0; e < finding.events.size(); e++) {
       const SummaryEvent& event = finding.events[e];
       if (!located && !event.site.file.empty()) {
-        result["locations"] = nlohmann::json::array({Location(event, -1)});
+        result["locations"] = nlohmann::json::array({Location(event, -1, source_root)});
         located = true;
       }
-      related.push_back(Location(event, static_cast<int>(e)));
+      related.push_back(Location(event, static_cast<int>(e), source_root));
     }
     if (!located) result["locations"] = nlohmann::json::array();
     result["relatedLocations"] = std::move(related);
     results.push_back(std::move(result));
   }
+  std::string root_uri = "file://" + UriPath(std::filesystem::path(source_root).generic_string());
+  if (root_uri.back() != '/') root_uri += '/';
   return {
       {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
       {"version", "2.1.0"},
@@ -99,7 +172,9 @@ inline nlohmann::json SummarySarif(const std::vector<SummaryFinding>& findings) 
            {{{"tool",
               {{"driver",
                 {{"name", "pecan"}, {"version", kVersionString}, {"rules", std::move(rules)}}}}},
-             {"results", std::move(results)}}})}};
+             {"originalUriBaseIds", {{kSourceRootBase, {{"uri", root_uri}}}}},
+             {"results", std::move(results)},
+             {"properties", {{"refutedByReplay", std::move(refuted)}}}}})}};
 }
 
 }  // namespace pecan::cli

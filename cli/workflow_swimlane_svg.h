@@ -17,8 +17,9 @@ struct SwimlanePicture {
   std::vector<uint32_t> run_thread;     // the schedule's runs, in order
   std::vector<uint32_t> run_length;
   std::vector<uint64_t> moved_steps;        // any order
-  std::vector<uint64_t> anomaly_steps;      // in the pattern's order
+  std::vector<uint64_t> anomaly_steps;      // increasing: the order they run in
   std::vector<std::string> anomaly_labels;  // tooltip per anomaly step ("T1 write a.c:12")
+  bool race_reversed = false;  // a race's two accesses, run in the order the recording did not show
 };
 
 inline std::string XmlEscape(const std::string& text) {
@@ -98,7 +99,11 @@ inline std::string RenderSwimlaneSvg(const SwimlanePicture& picture) {
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"swimlane\" width=\""
       << std::lround(width) << "\" height=\"" << std::lround(height) << "\" viewBox=\"0 0 "
       << std::lround(width) << ' ' << std::lround(height) << "\" role=\"img\">\n";
-  svg << "<title>schedule: " << run_start[runs] << " steps in " << runs << " runs</title>\n";
+  svg << "<title>schedule: " << run_start[runs] << " steps in " << runs << " runs"
+      << (picture.race_reversed ? "; the race's two accesses in the order replay runs them, the "
+                                  "reverse of the recording"
+                                : "")
+      << "</title>\n";
   for (uint32_t lane = 0; lane < lanes; lane++) {
     std::string name =
         lane < picture.lane_names.size() ? picture.lane_names[lane] : "T" + std::to_string(lane);
@@ -147,7 +152,7 @@ inline std::string RenderSwimlaneSvg(const SwimlanePicture& picture) {
     previous_y = y;
   }
 
-  // The anomaly's events, numbered in the pattern's order.
+  // The anomaly's events, numbered in the order they run.
   for (size_t a = 0; a < picture.anomaly_steps.size(); a++) {
     const uint64_t step = picture.anomaly_steps[a];
     auto it =

@@ -53,7 +53,6 @@ inline TriagedTrace TriageTrace(const std::string& path, const AnalysisOptions& 
     for (const Finding& finding : analysis.findings) {
       TriagedFinding triaged;
       triaged.summary = SummarizeFinding(trace, symbolizer, finding);
-      triaged.summary.id = MergedFindingId(triaged.summary.pattern, triaged.summary.key);
       triaged.summary.traces = {path};
       ClipPlan plan = generator.Generate(finding);
       if (plan.ok) {

@@ -14,6 +14,7 @@ packages=(
   libcli11-dev                     # the pecan command line
   libdw-dev libelf-dev             # offline symbolization of sites (elfutils)
   nlohmann-json3-dev               # JSON and SARIF reports
+  python3-jsonschema               # the SARIF test validates reports against the OASIS schema
   gdb                              # pecan replay --gdb
   chromium                         # headless browser: the triage test loads summary.html in it
 )

@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <string>
@@ -56,6 +57,28 @@ inline PecanRun RunPecan(const std::vector<std::string>& arguments, const std::s
   run.result = pecan::cli::RunChild(spec);
   run.output = ReadText(log_path);
   return run;
+}
+
+// Runs pecan with `cwd` as its working directory (through /bin/sh), with extra environment.
+inline PecanRun RunPecanIn(const std::string& cwd, const std::vector<std::string>& arguments,
+                           const std::string& log_path,
+                           const std::map<std::string, std::string>& environment = {}) {
+  pecan::cli::ChildSpec spec;
+  spec.argv = {"/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", cwd, kPecanBinary};
+  spec.argv.insert(spec.argv.end(), arguments.begin(), arguments.end());
+  spec.environment = environment;
+  spec.stdout_path = log_path;
+  spec.stderr_path = log_path;
+  spec.timeout_seconds = 300;
+  PecanRun run;
+  run.result = pecan::cli::RunChild(spec);
+  run.output = ReadText(log_path);
+  return run;
+}
+
+// The directory that holds the sources (examples/'s parent).
+inline std::string SourceTree() {
+  return std::filesystem::path(kExamplesSourceDir).parent_path().string();
 }
 
 inline nlohmann::json Expectations() {

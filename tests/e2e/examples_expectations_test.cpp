@@ -1,13 +1,23 @@
-// Checks examples/expected.json against the example sources: every line it names carries a BUG
-// marker, so editing an example cannot silently shift the expected lines.
+// Checks examples/expected.json against the example sources (every line it names carries a BUG
+// marker, so editing an example cannot silently shift the expected lines), and that the examples
+// hide their bugs: a normal run, not recorded, exits 0 every time.
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include "cli/workflow_child_process.h"
+#include "cli/workflow_job_runner.h"
 #include "e2e_paths.h"
+
+extern char** environ;
 
 namespace {
 
@@ -52,4 +62,38 @@ TEST_CASE("Every line named in examples/expected.json is marked BUG in its sourc
   }
   CHECK(buggy >= 8);
   CHECK(correct >= 3);
+}
+
+TEST_CASE("Every example's normal run, not recorded, exits 0 ten times out of ten",
+          "[e2e][examples]") {
+  // No PECAN_* variable: the runtime is loaded but neither records nor replays.
+  std::vector<std::string> pecan_variables;
+  for (char** entry = environ; *entry != nullptr; ++entry) {
+    const std::string name = std::string(*entry).substr(0, std::string(*entry).find('='));
+    if (name.rfind("PECAN_", 0) == 0) pecan_variables.push_back(name);
+  }
+  constexpr int kRuns = 10;
+  const size_t examples = std::size(kExampleBinaries);
+  REQUIRE(examples >= 11);
+  const std::string scratch = std::string(kScratchDir) + "/plain-runs";
+  std::filesystem::create_directories(scratch);
+  std::vector<pecan::cli::ChildResult> results(examples * kRuns);
+  pecan::cli::RunJobs(results.size(), 2, [&](size_t i) {
+    pecan::cli::ChildSpec spec;
+    spec.argv = {kExampleBinaries[i / kRuns].second};
+    spec.unset_environment = pecan_variables;
+    spec.stdout_path = scratch + "/" + std::to_string(i) + ".log";
+    spec.stderr_path = spec.stdout_path;
+    spec.timeout_seconds = 60;
+    results[i] = pecan::cli::RunChild(spec);
+  });
+  for (size_t i = 0; i < results.size(); i++) {
+    const std::string log = scratch + "/" + std::to_string(i) + ".log";
+    std::ifstream in(log);
+    std::string output((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    INFO(kExampleBinaries[i / kRuns].first << " run " << i % kRuns + 1 << " output:\n" << output);
+    CHECK(results[i].exited);
+    CHECK(results[i].exit_status == 0);
+    CHECK_FALSE(results[i].timed_out);
+  }
 }

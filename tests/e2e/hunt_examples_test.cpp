@@ -1,6 +1,7 @@
 // `pecan hunt` on every example program, through the real binary: the confirmed findings are
-// the expected ones at the expected source lines (examples/expected.json), the correct programs
-// yield nothing confirmed, refuted predictions stay refuted, and repeated hunts agree.
+// the expected ones at the expected source lines, ending the program as expected (failure and
+// signal in examples/expected.json), listed with those that failed the program first; the
+// correct programs yield nothing confirmed, refuted predictions stay refuted, and hunts agree.
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -67,13 +68,34 @@ void CheckHunt(const std::string& example) {
   }
   CHECK(hunt.exit_status == (confirmed > 0 ? 1 : 0));
 
+  // The report's order: confirmed findings after which the program failed, then the other
+  // confirmed ones, then the rest.
+  auto rank = [](const nlohmann::json& f) {
+    if (!Confirmed(f)) return 2;
+    return f["verdict"].value("failure", "").empty() ? 1 : 0;
+  };
+  std::vector<int> ranks;
+  for (const auto& finding : findings) ranks.push_back(rank(finding));
+  CHECK(std::is_sorted(ranks.begin(), ranks.end()));
+  size_t last_confirmed = 0;
+  for (const auto& finding : findings)
+    if (Confirmed(finding)) {
+      const size_t at = hunt.log.find("   replay: " + finding.value("replay_command", ""));
+      CHECK(at != std::string::npos);
+      CHECK(at > last_confirmed);  // printed in the same order
+      last_confirmed = at;
+    }
+
   for (const auto& want : expected["confirmed"]) {
     std::multiset<int> lines;
     for (const auto& line : want["lines"]) lines.insert(line.get<int>());
     const std::string pattern = want["pattern"];
+    // failure (and signal), where expected.json gives them: how the program ended after the
+    // replay hatched the anomaly.
     auto match = std::find_if(findings.begin(), findings.end(), [&](const nlohmann::json& f) {
       return Confirmed(f) && f["pattern"] == pattern && e2e::FindingLines(f) == lines &&
-             (!want.contains("failure") || f["verdict"].value("failure", "") == want["failure"]);
+             (!want.contains("failure") || f["verdict"].value("failure", "") == want["failure"]) &&
+             (!want.contains("signal") || f["verdict"].value("signal", 0) == want["signal"]);
     });
     INFO("expected confirmed: " << want.dump());
     CHECK(match != findings.end());

@@ -6,6 +6,9 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -35,23 +38,27 @@ struct Replay {
   double seconds = 0;
 };
 
-// `pecan replay --json [extra...] CLIP -- PROGRAM`: the verdict object is the last line.
+// `pecan replay --json [extra...] CLIP -- PROGRAM [program_args...]`: the verdict object is the
+// last line.
 Replay RunReplay(const std::string& clip, const std::string& program, const std::string& log,
-                 const std::vector<std::string>& extra = {}) {
+                 const std::vector<std::string>& extra = {},
+                 const std::vector<std::string>& program_args = {}) {
   std::vector<std::string> arguments = {"replay", "--json"};
   arguments.insert(arguments.end(), extra.begin(), extra.end());
   arguments.insert(arguments.end(), {clip, "--", program});
+  arguments.insert(arguments.end(), program_args.begin(), program_args.end());
   const auto start = std::chrono::steady_clock::now();
   e2e::PecanRun run = e2e::RunPecan(arguments, log, 120);
   Replay replay;
   replay.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   replay.exit_status = ExitStatus(run);
   replay.output = run.output;
-  // The verdict is the last line that starts with '{' (the program's own output comes first).
-  size_t line = run.output.rfind("\n{");
-  line = line == std::string::npos ? (run.output.rfind('{', 0) == 0 ? 0 : line) : line + 1;
-  if (line != std::string::npos) {
-    replay.verdict = nlohmann::json::parse(run.output.substr(line), nullptr, false);
+  // The verdict is the last line that starts with '{' (the program's own output comes first;
+  // on errors pecan's one-line message on stderr may follow).
+  std::istringstream lines(run.output);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind('{', 0) != 0) continue;
+    replay.verdict = nlohmann::json::parse(line, nullptr, false);
     if (replay.verdict.is_discarded()) replay.verdict = nullptr;
   }
   return replay;
@@ -69,6 +76,34 @@ std::string RecordedRunClip(const std::string& program, const std::string& dir) 
   INFO(clips.output);
   REQUIRE(ExitStatus(clips) == 0);
   return dir + "/clips/recorded.clip";
+}
+
+// Records `program`, analyzes it and writes a clip per finding; returns the clip of the race
+// whose two events are at `lines` of the program's source.
+std::string RaceClip(const std::string& program, const std::string& dir, std::multiset<int> lines) {
+  const std::string trace = dir + "/trace.pecan";
+  REQUIRE(ExitStatus(e2e::RunPecan({"record", "-q", "-o", trace, "--", program}, dir + "/r.log")) ==
+          0);
+  REQUIRE(ExitStatus(e2e::RunPecan({"analyze", trace, "-f", "json", "-o", dir + "/report.json"},
+                                   dir + "/a.log")) == 0);
+  REQUIRE(ExitStatus(e2e::RunPecan(
+              {"clips", trace, "--report", dir + "/report.json", "-o", dir + "/clips"},
+              dir + "/c.log")) == 0);
+  const nlohmann::json report = e2e::ReadJson(dir + "/report.json");
+  for (const auto& finding : report["findings"]) {
+    if (finding["pattern"] == "race" && e2e::FindingLines(finding) == lines)
+      return dir + "/clips/" + finding["id"].get<std::string>() + ".clip";
+  }
+  FAIL("no race at the expected lines in\n" << e2e::ReadText(dir + "/report.json"));
+  return "";
+}
+
+// The line of `output` that starts with `prefix` ("" if none).
+std::string LineStartingWith(const std::string& output, const std::string& prefix) {
+  std::istringstream in(output);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(prefix, 0) == 0) return line;
+  return "";
 }
 
 // The clip's steps one by one (thread, kind, site, origin), to edit a schedule by hand.
@@ -176,6 +211,15 @@ TEST_CASE("bug clips hatch and fail the program the same way in 20 replays", "[e
         CHECK(replay.verdict["failure"] == "assertion");
         CHECK(replay.verdict["steps_executed"] == replay.verdict["steps_total"]);
         CHECK(replay.verdict["anomaly"].size() == c.lines.size());
+        CHECK(replay.verdict["exit_status"].is_null());  // died of SIGABRT
+        if (c.pattern == "race") {
+          // Listed as the replay ran them: the write of y (39) overtook the read (28).
+          CHECK(replay.verdict["race_reversed"] == true);
+          CHECK_THAT(replay.verdict["anomaly"][0]["site"].get<std::string>(),
+                     Catch::Contains("pecan_figure1.c:39"));
+          CHECK_THAT(replay.verdict["anomaly"][1]["site"].get<std::string>(),
+                     Catch::Contains("pecan_figure1.c:28"));
+        }
       }
     }
   }
@@ -211,6 +255,9 @@ TEST_CASE("a race predicted across ad-hoc flag synchronization is refuted by div
   REQUIRE(replay.verdict.is_object());
   CHECK(replay.verdict["verdict"] == "infeasible");
   CHECK_THAT(replay.verdict["reason"].get<std::string>(), Catch::StartsWith("divergence"));
+  // The runtime ended the process (status 86): not the program's status.
+  CHECK(replay.verdict["exit_status"].is_null());
+  CHECK(replay.verdict["timed_out"] == false);
 }
 
 TEST_CASE("a race after a loop of repeated accesses hatches: the replay runs the counted repeats",
@@ -314,7 +361,10 @@ TEST_CASE("a clip demanding an impossible lock order ends infeasible by deadlock
   CHECK(replay.exit_status == 3);
   REQUIRE(replay.verdict.is_object());
   CHECK(replay.verdict["verdict"] == "infeasible");
-  CHECK_THAT(replay.verdict["reason"].get<std::string>(), Catch::StartsWith("deadlock"));
+  CHECK_THAT(replay.verdict["reason"].get<std::string>(), Catch::StartsWith("deadlock: "));
+  CHECK_THAT(replay.verdict["reason"].get<std::string>(), !Catch::StartsWith("deadlock: deadlock"));
+  CHECK(replay.verdict["exit_status"].is_null());
+  CHECK(replay.verdict["timed_out"] == false);
   CHECK(replay.seconds < 20);
 }
 
@@ -332,11 +382,18 @@ TEST_CASE("busy correct programs replay their recorded run to completion, every 
       INFO("replay " << i << ":\n" << replay.output);
       CHECK(replay.exit_status == 0);
       REQUIRE(replay.verdict.is_object());
-      CHECK(replay.verdict["verdict"] == "hatched");
+      CHECK(replay.verdict["verdict"] == "followed");
+      CHECK(replay.verdict["failure"].is_null());
       CHECK(replay.verdict["exit_status"] == 0);
       CHECK(replay.verdict["steps_executed"] == replay.verdict["steps_total"]);
       if (name == "sync_mix") CHECK_THAT(replay.output, Catch::Contains("sync_mix ok"));
     }
+    // The verdict line says the same word as the JSON.
+    e2e::PecanRun text = e2e::RunPecan({"replay", clip, "--", program}, dir + "/text.log");
+    INFO(text.output);
+    CHECK(ExitStatus(text) == 0);
+    CHECK_THAT(LineStartingWith(text.output, "pecan: "),
+               Catch::StartsWith("pecan: followed: recorded run [recorded]"));
   }
 }
 
@@ -377,6 +434,44 @@ TEST_CASE("pecan replay: bad input is exit status 2 with a one-line message", "[
     one_line_error(run);
     CHECK_THAT(run.output, Catch::Contains("pecan-cc"));
   }
+  SECTION("a clip made from an imported STD trace") {
+    std::ofstream(dir + "/imported.std") << "T0|fork(T1)|1\n"
+                                            "T0|w(x)|2\n"
+                                            "T1|r(x)|3\n"
+                                            "T0|join(T1)|4\n";
+    e2e::PecanRun clips = e2e::RunPecan(
+        {"clips", dir + "/imported.std", "--recorded", "-o", dir + "/std-clips"}, dir + "/c.log");
+    REQUIRE(ExitStatus(clips) == 0);
+    const std::string std_clip = dir + "/std-clips/recorded.clip";
+    e2e::PecanRun run =
+        e2e::RunPecan({"replay", std_clip, "--", TestProgram("lock_order")}, dir + "/std.log");
+    INFO(run.output);
+    one_line_error(run);
+    CHECK_THAT(run.output, Catch::Contains("made from an imported STD trace; only clips of "
+                                           "recorded runs can be replayed"));
+    Replay json = RunReplay(std_clip, TestProgram("lock_order"), dir + "/std-json.log");
+    INFO(json.output);
+    CHECK(json.exit_status == 2);
+    REQUIRE(json.verdict.is_object());
+    CHECK(json.verdict["verdict"] == "error");
+    CHECK_THAT(json.verdict["reason"].get<std::string>(),
+               Catch::Contains("made from an imported STD trace"));
+  }
+  SECTION("--json prints an error object for every exit-2 error") {
+    Replay missing =
+        RunReplay(dir + "/nothing.clip", TestProgram("lock_order"), dir + "/missing-json.log");
+    INFO(missing.output);
+    CHECK(missing.exit_status == 2);
+    REQUIRE(missing.verdict.is_object());
+    CHECK(missing.verdict["verdict"] == "error");
+    CHECK_THAT(missing.verdict["reason"].get<std::string>(), Catch::Contains("nothing.clip"));
+    Replay other = RunReplay(clip, TestProgram("flag_sync"), dir + "/other-json.log");
+    INFO(other.output);
+    CHECK(other.exit_status == 2);
+    REQUIRE(other.verdict.is_object());
+    CHECK(other.verdict["verdict"] == "error");
+    CHECK_THAT(other.verdict["reason"].get<std::string>(), Catch::Contains("another build"));
+  }
 }
 
 TEST_CASE("pecan replay --gdb stops where the anomaly forms and names its events",
@@ -391,12 +486,34 @@ TEST_CASE("pecan replay --gdb stops where the anomaly forms and names its events
       {"replay", "--gdb", (*finding)["clip"]["path"], "--", e2e::ExampleBinary("pecan_figure1")},
       dir + "/gdb.log", 120);
   INFO(run.output);
-  CHECK_THAT(run.output, Catch::Contains("pecan: the anomaly formed, its events in this order:"));
-  CHECK_THAT(run.output, Catch::Contains("pecan_figure1.c:28"));
-  CHECK_THAT(run.output, Catch::Contains("pecan_figure1.c:39"));
-  // The selected frame is the program's, at the access that completes the race.
-  CHECK_THAT(run.output, Catch::Contains("pecan_figure1.c:"));
-  CHECK_THAT(run.output, Catch::Contains("pecan: hatched"));
+  CHECK_THAT(run.output,
+             Catch::Contains("pecan: the anomaly formed; its events in the order they run:"));
+  // The message names the thread stopped and the access it is about to run...
+  std::smatch stopped;
+  const std::regex stopped_at(
+      R"(pecan: stopped: (\S+), before its (\S+) y at \S*pecan_figure1\.c:(\d+) \((\w+)\) runs)");
+  REQUIRE(std::regex_search(run.output, stopped, stopped_at));
+  const std::string line = stopped[3];
+  const std::string function = stopped[4];
+  // ... and gdb's selected frame (printed by `frame` right after) is that access: the function
+  // at "file:LINE", then the source line numbered LINE.
+  const std::string after = run.output.substr(stopped.position(0));
+  const std::regex frame_line("#\\d+ +.* in " + function + R"( \(.*\)\s+at \S*pecan_figure1\.c:)" +
+                              line + "\n" + line + "\t");
+  CHECK(std::regex_search(after, frame_line));
+  // The race runs reversed: T2's write of y (line 39) is stopped and runs first, T1's read of
+  // y (line 28) waits and runs second.
+  CHECK(line == "39");
+  CHECK(stopped[2] == "write");
+  CHECK_THAT(run.output, Catch::Contains("pecan: `continue` runs " + std::string(stopped[1]) +
+                                         "'s write y, then "));
+  CHECK_THAT(run.output, Catch::Contains("'s read y, then lets the program run on"));
+  // The verdict line lists the events in the same order.
+  const std::string hatched = LineStartingWith(run.output, "pecan: hatched");
+  INFO(hatched);
+  REQUIRE(!hatched.empty());
+  REQUIRE(hatched.find("pecan_figure1.c:39") != std::string::npos);
+  CHECK(hatched.find("pecan_figure1.c:39") < hatched.find("pecan_figure1.c:28"));
 }
 
 TEST_CASE("pecan dump of a clip from a recorded run shows the source line of each step",
@@ -409,4 +526,138 @@ TEST_CASE("pecan dump of a clip from a recorded run shows the source line of eac
   CHECK_THAT(dump.output, Catch::Contains("for finding recorded (recorded"));
   CHECK_THAT(dump.output, Catch::Contains("flag_sync.c:14 (writer)"));  // data = 42
   CHECK_THAT(dump.output, Catch::Contains("flag_sync.c:24 (main)"));    // int seen = data
+}
+
+TEST_CASE("a replay whose schedule waits for a sleeping thread ends by its time bound",
+          "[e2e][replay][timeout]") {
+  const std::string dir = e2e::FreshDirectory("replay-time-bound");
+  const std::string program = TestProgram("sleep_then_write");
+  // Recorded without sleeping; replayed with a 60 s sleep before main's last write, which the
+  // schedule needs next.
+  const std::string clip = RecordedRunClip(program, dir);
+  Replay replay = RunReplay(clip, program, dir + "/replay.log", {"--timeout", "2"}, {"60"});
+  INFO(replay.output);
+  CHECK(replay.exit_status == 3);
+  REQUIRE(replay.verdict.is_object());
+  CHECK(replay.verdict["verdict"] == "infeasible");
+  CHECK_THAT(replay.verdict["reason"].get<std::string>(), Catch::StartsWith("time bound"));
+  CHECK(replay.verdict["timed_out"] == true);
+  CHECK(replay.verdict["exit_status"].is_null());
+  CHECK(replay.verdict["failure"].is_null());
+  CHECK(replay.seconds >= 2);
+  CHECK(replay.seconds < 2 + 5);
+
+  // Without the sleep the same clip is followed to its end.
+  Replay quick = RunReplay(clip, program, dir + "/quick.log", {"--timeout", "10"});
+  INFO(quick.output);
+  CHECK(quick.exit_status == 0);
+  CHECK(quick.verdict["verdict"] == "followed");
+}
+
+TEST_CASE("a hatched race that then crashes or exits non-zero reports how the program failed",
+          "[e2e][replay][failure]") {
+  SECTION("a crash (SIGSEGV)") {
+    const std::string dir = e2e::FreshDirectory("replay-race-then-crash");
+    const std::string program = TestProgram("race_then_crash");
+    const std::string clip = RaceClip(program, dir, {15, 23});
+    for (int i = 0; i < 3; ++i) {
+      Replay replay = RunReplay(clip, program, dir + "/replay.log");
+      INFO(replay.output);
+      CHECK(replay.exit_status == 0);
+      REQUIRE(replay.verdict.is_object());
+      CHECK(replay.verdict["verdict"] == "hatched");
+      CHECK(replay.verdict["failure"] == "crashed");
+      CHECK(replay.verdict["signal_name"] == "SIGSEGV");
+      CHECK(replay.verdict["exit_status"].is_null());
+      CHECK(replay.verdict["timed_out"] == false);
+    }
+    e2e::PecanRun text = e2e::RunPecan({"replay", clip, "--", program}, dir + "/text.log");
+    INFO(text.output);
+    CHECK_THAT(LineStartingWith(text.output, "pecan: hatched: race"),
+               Catch::EndsWith("; then crashed: the program died of SIGSEGV"));
+  }
+  SECTION("exit status 5") {
+    const std::string dir = e2e::FreshDirectory("replay-race-then-exit");
+    const std::string program = TestProgram("race_then_exit");
+    const std::string clip = RaceClip(program, dir, {15, 23});
+    for (int i = 0; i < 3; ++i) {
+      Replay replay = RunReplay(clip, program, dir + "/replay.log");
+      INFO(replay.output);
+      CHECK(replay.exit_status == 0);
+      REQUIRE(replay.verdict.is_object());
+      CHECK(replay.verdict["verdict"] == "hatched");
+      CHECK(replay.verdict["failure"] == "exit");
+      CHECK(replay.verdict["exit_status"] == 5);
+      CHECK(replay.verdict["signal"].is_null());
+      CHECK(replay.verdict["failure_message"] == "the program exited with status 5");
+    }
+    e2e::PecanRun text = e2e::RunPecan({"replay", clip, "--", program}, dir + "/text.log");
+    INFO(text.output);
+    CHECK_THAT(LineStartingWith(text.output, "pecan: hatched: race"),
+               Catch::EndsWith("; then exit: the program exited with status 5"));
+  }
+}
+
+TEST_CASE("clips of a recorded program dump as STD that re-imports and as JSON lines",
+          "[e2e][replay][dump]") {
+  const std::string dir = e2e::FreshDirectory("replay-dump-formats");
+  const std::string program = TestProgram("flag_sync");
+  const std::string race = RaceClip(program, dir, {14, 24});
+  std::filesystem::create_directories(dir + "/whole");
+  const std::string recorded = RecordedRunClip(program, dir + "/whole");
+  for (const std::string& clip : {race, recorded}) {
+    DYNAMIC_SECTION(clip) {
+      const pecan::proto::Clip message = pecan::ReadClipFile(clip);
+      const size_t steps = static_cast<size_t>(message.step_kind_size());
+      for (const bool strict : {false, true}) {
+        // stdout alone: the STD text must be nothing but the dump.
+        pecan::cli::ChildSpec spec;
+        spec.argv = {kPecanBinary, "dump", clip, "--format", "std"};
+        if (strict) spec.argv.push_back("--strict-std");
+        const std::string std_path = dir + (strict ? "/strict.std" : "/clip.std");
+        spec.stdout_path = std_path;
+        spec.stderr_path = dir + "/dump-std.err";
+        spec.timeout_seconds = 60;
+        REQUIRE(pecan::cli::RunChild(spec).exit_status == 0);
+        const std::string text = e2e::ReadText(std_path);
+        INFO(text);
+        CHECK(std::count(text.begin(), text.end(), '\n') >= static_cast<long>(steps));
+        if (message.anomaly_steps_size() > 0) {
+          CHECK_THAT(text, Catch::Contains("\n# anomaly 1/2\n"));
+          CHECK_THAT(text, Catch::Contains("\n# anomaly 2/2\n"));
+        }
+        // pecan's own STD reader takes it back.
+        e2e::PecanRun stats = e2e::RunPecan({"stats", std_path}, dir + "/stats.log");
+        INFO(stats.output);
+        CHECK(ExitStatus(stats) == 0);
+        e2e::PecanRun convert =
+            e2e::RunPecan({"convert", std_path, dir + "/reimported.pecan"}, dir + "/convert.log");
+        INFO(convert.output);
+        CHECK(ExitStatus(convert) == 0);
+      }
+
+      pecan::cli::ChildSpec spec;
+      spec.argv = {kPecanBinary, "dump", clip, "--format", "json"};
+      spec.stdout_path = dir + "/clip.jsonl";
+      spec.stderr_path = dir + "/dump-json.err";
+      spec.timeout_seconds = 60;
+      REQUIRE(pecan::cli::RunChild(spec).exit_status == 0);
+      std::istringstream lines(e2e::ReadText(dir + "/clip.jsonl"));
+      std::vector<nlohmann::json> objects;
+      for (std::string line; std::getline(lines, line);) {
+        INFO(line);
+        nlohmann::json object = nlohmann::json::parse(line, nullptr, false);
+        REQUIRE_FALSE(object.is_discarded());
+        objects.push_back(std::move(object));
+      }
+      REQUIRE(objects.size() == steps + 1);
+      CHECK(objects[0]["type"] == "clip");
+      CHECK(objects[0]["steps"] == steps);
+      CHECK(objects[0]["finding"]["id"] == message.finding().id());
+      for (size_t i = 1; i < objects.size(); ++i) {
+        CHECK(objects[i]["type"] == "step");
+        CHECK(objects[i]["step"] == i - 1);
+      }
+    }
+  }
 }

@@ -461,6 +461,7 @@ TEST_CASE("pecan triage rejects bad arguments with one line and exit status 2", 
       {{"triage", trace, "--", e2e::ExampleBinary("lost_update")}, "only used with --replay"},
       {{"triage", trace, "--replay", "--", dir + "/no-such-program"}, "no such executable file"},
       {{"triage", trace, "-o", trace + "/out"}, "cannot create the output directory"},
+      {{"triage", trace, "--patterns", "race,nosuch"}, "'nosuch'"},
   };
   for (const auto& [arguments, message] : cases) {
     e2e::PecanRun run = e2e::RunPecan(arguments, dir + "/run.log");
@@ -486,9 +487,11 @@ TEST_CASE("pecan triage rejects bad arguments with one line and exit status 2", 
         std::string::npos);
 }
 
-TEST_CASE("pecan triage shows its progress on a terminal", "[e2e][triage]") {
-  const Corpus corpus = RecordCorpus("triage-tty-corpus", {"lost_update"}, 3, false);
-  REQUIRE(corpus.traces.size() == 3);
+TEST_CASE("pecan triage shows its progress on a terminal, warnings on lines of their own",
+          "[e2e][triage]") {
+  // Two traces, a truncated one (its reader warns while the bar is shown) and a corrupted one.
+  const Corpus corpus = RecordCorpus("triage-tty-corpus", {"lost_update"}, 2, true);
+  REQUIRE(corpus.traces.size() == 2);
   const std::string dir = e2e::FreshDirectory("triage-tty");
   // script(1) (util-linux) runs the command on a pseudo-terminal and copies what it shows.
   pecan::cli::ChildSpec spec;
@@ -504,10 +507,67 @@ TEST_CASE("pecan triage shows its progress on a terminal", "[e2e][triage]") {
   CHECK(result.exited);
   CHECK(result.exit_status == 0);
   CHECK(shown.find(
-            "\rpecan triage: analyzing 3 traces [..............................]   0% (0/3)") !=
+            "\rpecan triage: analyzing 4 traces [..............................]   0% (0/4)") !=
         std::string::npos);
   CHECK(shown.find(
-            "\rpecan triage: analyzing 3 traces [##############################] 100% (3/3)") !=
+            "\rpecan triage: analyzing 4 traces [##############################] 100% (4/4)") !=
         std::string::npos);
-  CHECK(shown.find("pecan triage: 3 traces") != std::string::npos);
+  CHECK(shown.find("pecan triage: 4 traces") != std::string::npos);
+  // The warning starts at the beginning of a cleared line and ends it; the bar comes back.
+  const size_t warning = shown.find("pecan: warning: ");
+  REQUIRE(warning != std::string::npos);
+  CHECK(shown.find("truncated", warning) < shown.find('\n', warning));
+  for (size_t at = warning; at != std::string::npos; at = shown.find("pecan: warning: ", at + 1)) {
+    INFO("warning at byte " << at);
+    CHECK((shown[at - 1] == '\r' || shown[at - 1] == '\n'));
+    const size_t end = shown.find('\n', at);
+    CHECK(shown.find("pecan triage: analyzing", at) > end);
+  }
+  CHECK(shown.find("\rpecan triage: analyzing", shown.find('\n', warning)) != std::string::npos);
+}
+
+TEST_CASE(
+    "pecan triage names findings as pecan hunt does and writes SARIF paths relative to "
+    "the source root",
+    "[e2e][triage]") {
+  const std::string dir = e2e::FreshDirectory("triage-ids");
+  const std::string program = e2e::ExampleBinary("pecan_figure1");
+  e2e::PecanRun hunt = e2e::RunPecan({"hunt", "-o", dir + "/hunt", "--", program}, dir + "/h.log");
+  INFO("hunt:\n" << hunt.output);
+  const nlohmann::json verdicts = e2e::ReadJson(dir + "/hunt/verdicts.json");
+  std::set<std::string> hunt_ids;
+  for (const auto& finding : verdicts["findings"]) hunt_ids.insert(finding["id"]);
+  REQUIRE(hunt_ids.size() >= 3);
+
+  // From the source tree, with the default source root (the working directory).
+  const std::string trace = dir + "/hunt/trace.pecan";
+  e2e::PecanRun run =
+      e2e::RunPecanIn(e2e::SourceTree(), {"triage", trace, "-o", dir + "/triage"}, dir + "/t.log");
+  INFO("triage:\n" << run.output);
+  REQUIRE(run.result.exit_status == 0);
+  const nlohmann::json summary = e2e::ReadJson(dir + "/triage/summary.json");
+  std::set<std::string> triage_ids;
+  for (const auto& finding : summary["findings"]) {
+    triage_ids.insert(finding["id"]);
+    CHECK(fs::exists(dir + "/triage/clips/" + finding["id"].get<std::string>() + ".clip"));
+  }
+  CHECK(triage_ids == hunt_ids);
+  nlohmann::json sarif = e2e::ReadJson(dir + "/triage/summary.sarif");
+  CHECK(sarif["runs"][0]["originalUriBaseIds"]["SRCROOT"]["uri"] ==
+        "file://" + e2e::SourceTree() + "/");
+  REQUIRE(sarif["runs"][0]["results"].size() == hunt_ids.size());
+  for (const auto& result : sarif["runs"][0]["results"]) {
+    const auto& location = result["locations"][0]["physicalLocation"]["artifactLocation"];
+    CHECK(location["uri"] == "examples/pecan_figure1.c");
+    CHECK(location["uriBaseId"] == "SRCROOT");
+  }
+
+  // --source-root: relative to the examples instead.
+  run =
+      e2e::RunPecan({"triage", trace, "-o", dir + "/triage2", "--source-root", kExamplesSourceDir},
+                    dir + "/t2.log");
+  REQUIRE(run.result.exit_status == 0);
+  sarif = e2e::ReadJson(dir + "/triage2/summary.sarif");
+  CHECK(sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"] ==
+        nlohmann::json{{"uri", "pecan_figure1.c"}, {"uriBaseId", "SRCROOT"}});
 }

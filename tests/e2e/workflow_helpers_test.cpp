@@ -1,6 +1,6 @@
 // Unit tests of the workflow helpers behind `pecan hunt` and `pecan triage`: the bounded job
-// runner, the child-process runner with its time bound, the swimlane SVG, the HTML summary and
-// triage's merging of findings across traces.
+// runner, the child-process runner with its time bound, the swimlane SVG and the clip's picture,
+// the HTML summary, the SARIF summary, the report order and triage's merging of findings.
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,9 +19,13 @@
 #include <catch2/catch.hpp>
 
 #include "cli/workflow_child_process.h"
+#include "cli/workflow_clip_picture.h"
 #include "cli/workflow_finding_merge.h"
+#include "cli/workflow_finding_summary.h"
 #include "cli/workflow_html_summary.h"
 #include "cli/workflow_job_runner.h"
+#include "cli/workflow_replay_runner.h"
+#include "cli/workflow_summary_sarif.h"
 #include "cli/workflow_swimlane_svg.h"
 
 using namespace pecan::cli;
@@ -245,4 +249,164 @@ TEST_CASE("Merging keeps one finding per key, every trace that shows it and the 
     CHECK(b.clip->program() == "d.pecan");
     CHECK(b.summary.clip_error.empty());
   }
+}
+
+TEST_CASE("Merged findings in triage keep the analyzer's id, and a clash of two keys gets a suffix",
+          "[workflow][triage]") {
+  // Two builds of one program: the same file name and offsets (so the same analyzer id), but
+  // different build-ids (so different keys). Both must keep distinct ids, whatever the order.
+  for (bool reversed : {false, true}) {
+    TriagedFinding old_build = Triaged("race|R-W|aaaa+0x10|aaaa+0x20", 1, 5, "old.pecan");
+    TriagedFinding new_build = Triaged("race|R-W|bbbb+0x10|bbbb+0x20", 1, 5, "new.pecan");
+    TriagedFinding other = Triaged("race|W-W|aaaa+0x30|aaaa+0x30", 1, 5, "old.pecan");
+    old_build.summary.id = new_build.summary.id = "race-0123abcd";
+    other.summary.id = "race-4567cdef";
+    FindingMerger merger;
+    merger.Add(reversed ? 1 : 0, TraceWith("old.pecan", {old_build, other}));
+    merger.Add(reversed ? 0 : 1, TraceWith("new.pecan", {new_build}));
+    std::vector<TriagedFinding> results = merger.Results();
+    REQUIRE(results.size() == 3);
+    CHECK(results[0].summary.id == "race-0123abcd");  // "aaaa" sorts first: it keeps the id
+    const std::string suffix =
+        HexString(StableDigest("race|R-W|bbbb+0x10|bbbb+0x20") & 0xffffffffu, 8);
+    CHECK(suffix.size() == 8);
+    CHECK(results[1].summary.id == "race-0123abcd-" + suffix);
+    CHECK(results[2].summary.id == "race-4567cdef");
+  }
+}
+
+TEST_CASE("The workflow report lists confirmed findings that failed the program first",
+          "[workflow]") {
+  auto finding = [](const std::string& key, const std::string& outcome,
+                    const std::string& failure) {
+    SummaryFinding f;
+    f.key = key;
+    f.pattern = "race";
+    f.verdict.outcome = outcome;
+    f.verdict.failure = failure;
+    return f;
+  };
+  std::vector<SummaryFinding> findings = {finding("a", "infeasible", ""),
+                                          finding("b", "hatched", ""),
+                                          finding("c", "error", ""),
+                                          finding("d", "hatched", "assertion"),
+                                          finding("e", "", ""),
+                                          finding("f", "hatched", "crashed"),
+                                          finding("g", "hatched", "exit"),
+                                          finding("h", "hatched", "")};
+  std::stable_sort(findings.begin(), findings.end(), SummaryOrder);
+  std::string order;
+  for (const auto& f : findings) order += f.key;
+  CHECK(order == "dfgbheac");
+}
+
+TEST_CASE("The workflow's SARIF reflects the verdicts and names sources below the source root",
+          "[workflow]") {
+  auto finding = [](const std::string& id, const std::string& outcome, const std::string& file) {
+    SummaryFinding f;
+    f.id = id;
+    f.pattern = "race";
+    f.variant = "R-W";
+    f.traces = {"t.pecan"};
+    f.verdict.outcome = outcome;
+    f.events.push_back({1, "T1", "read", {"f", file, 3, file + ":3 (f)"}, "x"});
+    f.events.push_back({2, "T2", "write", {"g", "/elsewhere/b c#.c", 9, "b:9 (g)"}, "x"});
+    return f;
+  };
+  std::vector<SummaryFinding> findings = {finding("race-1", "hatched", "/src/project/lib/a.c"),
+                                          finding("race-2", "infeasible", "/src/project/lib/a.c"),
+                                          finding("race-3", "", "/src/project/lib/a.c"),
+                                          finding("race-4", "error", "rel/x.c")};
+  findings[0].verdict.failure = "assertion";
+  nlohmann::json sarif = SummarySarif(findings, "/src/project/");
+  const auto& run = sarif["runs"][0];
+  CHECK(run["originalUriBaseIds"]["SRCROOT"]["uri"] == "file:///src/project/");
+  CHECK(run["properties"]["refutedByReplay"] == std::vector<std::string>{"race-2"});
+  const auto& results = run["results"];
+  REQUIRE(results.size() == 3);
+  CHECK(results[0]["partialFingerprints"]["pecanFinding/v1"] == "race-1");
+  CHECK(results[0]["level"] == "error");
+  CHECK(results[0]["properties"]["failure"] == "assertion");
+  CHECK(results[1]["level"] == "warning");  // not replayed
+  CHECK(results[1]["properties"]["verdict"] == "not replayed");
+  CHECK(results[2]["level"] == "warning");  // the replay could not run: still a prediction
+  const auto& located = results[0]["locations"][0]["physicalLocation"]["artifactLocation"];
+  CHECK(located == nlohmann::json{{"uri", "lib/a.c"}, {"uriBaseId", "SRCROOT"}});
+  CHECK(results[0]["relatedLocations"][1]["physicalLocation"]["artifactLocation"] ==
+        nlohmann::json{{"uri", "file:///elsewhere/b%20c%23.c"}});
+  CHECK(results[2]["locations"][0]["physicalLocation"]["artifactLocation"] ==
+        nlohmann::json{{"uri", "rel/x.c"}});
+
+  CHECK(SarifArtifactLocation("/src/project-b/a.c", "/src/project")["uri"] ==
+        "file:///src/project-b/a.c");
+  CHECK(SarifArtifactLocation("/src/project/../other/a.c", "/src/project")["uri"] ==
+        "file:///src/other/a.c");
+  CHECK(SarifArtifactLocation("/a.c", "/") ==
+        nlohmann::json{{"uri", "a.c"}, {"uriBaseId", "SRCROOT"}});
+}
+
+TEST_CASE("The workflow's swimlane of a race shows its two accesses in the order replay runs them",
+          "[workflow]") {
+  // T0 x2, T1 x3, T2 x2: steps 0..6. The race: T1's step 4 and T2's step 5, back to back.
+  pecan::proto::Clip clip;
+  for (uint32_t t = 0; t < 3; t++) {
+    auto* thread = clip.add_threads();
+    thread->set_id(t);
+    thread->set_name("T" + std::to_string(t));
+  }
+  for (uint32_t thread : {0u, 1u, 2u}) clip.add_run_thread(thread);
+  for (uint32_t length : {2u, 3u, 2u}) clip.add_run_length(length);
+  clip.add_moved_steps(5);
+  clip.add_anomaly_steps(4);
+  clip.add_anomaly_steps(5);
+  clip.mutable_finding()->set_pattern("race");
+  std::vector<SummaryEvent> events = {{1, "T1", "read", {"f", "a.c", 3, "a.c:3"}, "y"},
+                                      {2, "T2", "write", {"g", "a.c", 9, "a.c:9"}, "y"}};
+
+  SwimlanePicture picture = PictureOfClip(clip, events);
+  CHECK(picture.race_reversed);
+  CHECK(picture.run_thread == std::vector<uint32_t>{0, 1, 2, 1, 2});
+  CHECK(picture.run_length == std::vector<uint32_t>{2, 2, 1, 1, 1});
+  CHECK(picture.anomaly_steps == std::vector<uint64_t>{4, 5});
+  CHECK(picture.anomaly_labels == std::vector<std::string>{"T2 write a.c:9", "T1 read a.c:3"});
+  CHECK(picture.moved_steps == std::vector<uint64_t>{4});  // T2's moved write now runs at 4
+  std::string svg = RenderSwimlaneSvg(picture);
+  CHECK(svg.find("e1: step 4 — T2 write a.c:9") != std::string::npos);
+  CHECK(svg.find("e2: step 5 — T1 read a.c:3") != std::string::npos);
+
+  // One-step runs: T0 x2, T1 x1, T2 x1, T1 x2 becomes T0 x2, T2 x1, T1 x3.
+  pecan::proto::Clip short_runs = clip;
+  short_runs.add_run_thread(1);
+  short_runs.clear_run_length();
+  short_runs.clear_moved_steps();
+  for (uint32_t length : {2u, 1u, 1u, 2u}) short_runs.add_run_length(length);
+  short_runs.clear_anomaly_steps();
+  short_runs.add_anomaly_steps(2);
+  short_runs.add_anomaly_steps(3);
+  picture = PictureOfClip(short_runs, events);
+  CHECK(picture.run_thread == std::vector<uint32_t>{0, 2, 1});
+  CHECK(picture.run_length == std::vector<uint32_t>{2, 1, 3});
+
+  // Not adjacent, or not a race: drawn as the clip holds it.
+  pecan::proto::Clip apart = clip;
+  apart.clear_anomaly_steps();
+  apart.add_anomaly_steps(3);
+  apart.add_anomaly_steps(5);
+  picture = PictureOfClip(apart, events);
+  CHECK_FALSE(picture.race_reversed);
+  CHECK(picture.run_thread == std::vector<uint32_t>{0, 1, 2});
+  CHECK(picture.anomaly_labels[0] == "T1 read a.c:3");
+  pecan::proto::Clip atomicity = clip;
+  atomicity.mutable_finding()->set_pattern("atomicity");
+  CHECK_FALSE(PictureOfClip(atomicity, events).race_reversed);
+}
+
+TEST_CASE("The workflow finds a pecan child's error line among its other output", "[workflow]") {
+  const std::string log = TempPath("record.log");
+  std::ofstream(log) << "program output\npecan: error: record: app was not built for recording\n"
+                        "How to build PROGRAM for recording:\n  CMake: pecan_instrument(app)\n";
+  CHECK(LastPecanError(log) == "record: app was not built for recording");
+  std::ofstream(log) << "no error here\n";
+  CHECK(LastPecanError(log).empty());
+  std::remove(log.c_str());
 }

@@ -1,0 +1,66 @@
+// `pecan replay`'s verdict: the runtime's verdict file and the program's end combined into one
+// verdict, printed as one line or one JSON object, with the anomaly's events named by source line.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "cli/replay_program_run.h"
+#include "proto/clip.pb.h"
+#include "proto/report.pb.h"
+
+namespace pecan::cli {
+
+struct AnomalyEventText {
+  std::string thread;  // "T1" or the recorded name
+  std::string kind;    // "read y": the kind, and the variable for accesses when known
+  std::string site;    // "pecan_figure1.c:28 (thread_t1)", else module+offset
+};
+
+// Whether the replay runs the clip's race with its two accesses swapped: what the runtime's
+// ReplaySchedule::ReverseRaceOrder does when asked to (replayer/replay_schedule.cpp) — a "race"
+// clip whose two anomaly steps are adjacent and of different threads.
+bool RaceRunsReversed(const proto::Clip& clip, bool reverse_requested);
+
+// The clip's anomaly events with source locations, in the order the replay runs them: the
+// pattern's order, or the race's two accesses swapped when `race_reversed`.
+std::vector<AnomalyEventText> DescribeAnomaly(const proto::Clip& clip, bool race_reversed);
+
+struct FinalVerdict {
+  // "hatched", "followed" (a clip without anomaly events ran to its end), "infeasible", "error"
+  std::string verdict;
+  std::string failure;  // after hatching: "", "assertion", "crashed", "exit", "timeout"
+  std::string failure_message;
+  std::string reason;
+  uint64_t steps_executed = 0;
+  uint64_t steps_total = 0;
+  bool timed_out = false;          // the time bound ended the run (the runtime's or ours)
+  std::optional<int> exit_status;  // the program's own exit status, if it exited by itself
+  int signal = 0;                  // the signal that ended the process, 0 if none
+  double seconds = 0;
+};
+
+// `program` (as the user typed it) and `timeout_seconds` are for messages only.
+FinalVerdict Conclude(const std::optional<proto::Verdict>& runtime_verdict, const ChildEnd& end,
+                      const proto::Clip& clip, const std::string& program, double timeout_seconds);
+
+// 0 hatched or followed, 3 infeasible, 2 error.
+int ExitStatusFor(const FinalVerdict& verdict);
+
+// One line: "pecan: hatched: race R-W [id] T2 write y at f.c:39 (t2), T1 read y at ... (5/5
+// steps); then assertion: ...", or "pecan: infeasible: ... -- reason (3/5 steps)".
+void PrintVerdictLine(std::ostream& out, const FinalVerdict& verdict, const proto::Clip& clip,
+                      const std::vector<AnomalyEventText>& anomaly);
+
+// One JSON object on one line (the fields `pecan replay --help` lists).
+void PrintVerdictJson(std::ostream& out, const FinalVerdict& verdict, const proto::Clip& clip,
+                      const std::vector<AnomalyEventText>& anomaly, bool race_reversed,
+                      const std::string& clip_path);
+
+// {"verdict":"error","reason":...,"clip":...}: --json's answer when replay could not start.
+void PrintErrorJson(std::ostream& out, const std::string& reason, const std::string& clip_path);
+
+}  // namespace pecan::cli
