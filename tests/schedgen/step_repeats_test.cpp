@@ -2,6 +2,7 @@
 // one epoch (no other event of that thread in between), as replay must know to follow clips of
 // traces recorded with repeats left out.
 #include <catch2/catch.hpp>
+#include <random>
 
 #include "analyzer/lockset_table.h"
 #include "schedgen/clip_builder.h"
@@ -63,6 +64,58 @@ TEST_CASE("function entry and exit end an epoch too", "[schedgen][repeats]") {
 
 namespace pecan {
 namespace {
+
+// The definition, spelled out: scan back through the thread's own earlier steps.
+std::vector<uint64_t> ReferenceDistances(const Trace& trace, const std::vector<EventIndex>& steps) {
+  std::vector<uint64_t> distance(steps.size(), 0);
+  for (uint64_t s = 0; s < steps.size(); ++s) {
+    const EventIndex e = steps[s];
+    if (!IsPlainAccess(trace.kind[e])) continue;
+    for (uint64_t back = s; back-- > 0;) {
+      const EventIndex b = steps[back];
+      if (trace.thread[b] != trace.thread[e]) continue;
+      if (!IsPlainAccess(trace.kind[b])) break;  // the epoch began after b
+      if (trace.kind[b] == trace.kind[e] && trace.addr[b] == trace.addr[e] &&
+          trace.size[b] == trace.size[e] && trace.site[b] == trace.site[e]) {
+        distance[s] = s - back;  // the earliest match wins: keep scanning
+      }
+    }
+  }
+  return distance;
+}
+
+TEST_CASE("repeat distances agree with the definition on random schedules",
+          "[schedgen][repeats][property]") {
+  std::mt19937_64 rng(20261124);
+  for (int round = 0; round < 200; ++round) {
+    Trace trace;
+    const uint32_t threads = 1 + rng() % 4;
+    for (uint32_t t = 0; t < threads; ++t) trace.threads.push_back(ThreadInfo{});
+    for (SiteId s = 0; s < 8; ++s) trace.sites.push_back(SiteInfo{kNoModule, s});
+    // Long epochs over up to 300 addresses (the per-thread tables must grow and keep their
+    // entries), sometimes ended by a lock or function event.
+    const uint64_t addresses = 1 + rng() % 300;
+    const int end_epoch_per_mille = static_cast<int>(rng() % 50);
+    const uint64_t events = 200 + rng() % 2000;
+    for (uint64_t i = 0; i < events; ++i) {
+      Event e;
+      e.thread = static_cast<ThreadId>(rng() % threads);
+      if (static_cast<int>(rng() % 1000) < end_epoch_per_mille) {
+        e.kind = rng() % 2 ? EventKind::kLock : EventKind::kFuncEntry;
+        e.addr = 0x9000;
+      } else {
+        e.kind = rng() % 3 ? EventKind::kRead : EventKind::kWrite;
+        e.addr = 0x1000 + 8 * (rng() % addresses);
+        e.size = rng() % 8 ? 8 : 4;
+      }
+      e.site = static_cast<SiteId>(rng() % 3);
+      trace.push_back(e);
+    }
+    const std::vector<EventIndex> steps = AllEvents(trace);
+    INFO("round " << round);
+    REQUIRE(StepRepeatDistances(trace, steps) == ReferenceDistances(trace, steps));
+  }
+}
 
 TEST_CASE("clips carry which steps are repeats and the repeats left out before each",
           "[schedgen][repeats][clip]") {
