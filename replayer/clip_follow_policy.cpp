@@ -39,7 +39,8 @@ ClipFollowPolicy::ClipFollowPolicy(const ReplaySchedule& schedule, SiteLocator& 
     thread_by_path_.emplace(PathKey(thread.parent, thread.ordinal), static_cast<LogicalThread>(i));
   }
   anomaly_seen_.reserve(schedule_.anomaly.size());
-  epoch_of_thread_.assign(schedule_.threads.size(), 0);
+  epoch_of_thread_.assign(schedule_.threads.size(), 1);
+  first_access_step_.resize(schedule_.threads.size());
   free_repeats_run_.assign(schedule_.threads.size(), 0);
 }
 
@@ -56,20 +57,12 @@ LogicalThread ClipFollowPolicy::FirstHolder() {
   return schedule_.steps.empty() ? kNoThread : schedule_.steps.front().thread;
 }
 
-size_t ClipFollowPolicy::AccessKeyHash::operator()(const AccessKey& k) const {
-  uint64_t h = k.addr * 0x9E3779B97F4A7C15ull;
-  h ^= (k.epoch + (uint64_t{k.thread} << 40)) * 0xC2B2AE3D27D4EB4Full;
-  h ^= (k.pc + static_cast<uint64_t>(k.kind)) * 0x165667B19E3779F9ull;
-  h ^= k.size;
-  return static_cast<size_t>(h ^ (h >> 29));
-}
-
 uint64_t ClipFollowPolicy::RepeatOf(LogicalThread thread, const EventView& event) const {
   if (!schedule_.knows_repeats || !IsPlainAccess(event.kind) || thread >= epoch_of_thread_.size())
     return kNotARepeat;
-  auto found = first_access_step_.find(
-      {epoch_of_thread_[thread], event.addr, event.pc, event.size, thread, event.kind});
-  return found == first_access_step_.end() ? kNotARepeat : found->second;
+  const uint64_t step = first_access_step_[thread].Find(
+      EpochAccess{event.addr, event.pc, event.size, event.kind}, epoch_of_thread_[thread]);
+  return step == EpochAccessTable::kAbsent ? kNotARepeat : step;
 }
 
 void ClipFollowPolicy::NoteExecuted(LogicalThread thread, const EventView& event,
@@ -79,8 +72,8 @@ void ClipFollowPolicy::NoteExecuted(LogicalThread thread, const EventView& event
     ++epoch_of_thread_[thread];  // as the recorder's epochs end at every other event
     return;
   }
-  first_access_step_.try_emplace(
-      {epoch_of_thread_[thread], event.addr, event.pc, event.size, thread, event.kind}, position);
+  first_access_step_[thread].FindOrAdd(EpochAccess{event.addr, event.pc, event.size, event.kind},
+                                       epoch_of_thread_[thread], position);
 }
 
 SchedulePolicy::Check ClipFollowPolicy::CheckEvent(LogicalThread thread, const EventView& event,

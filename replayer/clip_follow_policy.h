@@ -11,6 +11,7 @@
 #include "replayer/replay_schedule.h"
 #include "replayer/schedule_policy.h"
 #include "replayer/site_locator.h"
+#include "trace_format/epoch_access_table.h"
 
 namespace pecan::replay {
 
@@ -87,21 +88,8 @@ class ClipFollowPolicy final : public SchedulePolicy {
   std::atomic<Positioning> positioning_{Positioning::kNotYet};
   StopReport refuted_;
   std::unordered_map<uint64_t, LogicalThread> thread_by_path_;  // (parent << 32 | ordinal)
-  struct AccessKey {
-    uint64_t epoch;
-    uint64_t addr;
-    uint64_t pc;
-    uint32_t size;
-    LogicalThread thread;
-    EventKind kind;
-    bool operator==(const AccessKey&) const = default;
-  };
-  struct AccessKeyHash {
-    size_t operator()(const AccessKey& k) const;
-  };
-  // The first access of each epoch, by the step it took; never cleared (a new epoch makes new
-  // keys), so it grows with the accesses the schedule executes.
-  std::unordered_map<AccessKey, uint64_t, AccessKeyHash> first_access_step_;
+  // Per recorded thread, the first access of each kind in its current epoch, by the step it took.
+  std::vector<EpochAccessTable> first_access_step_;
   std::vector<uint64_t> epoch_of_thread_;  // by LogicalThread
   // Repeats each thread ran without a step since its last step, against the next step's
   // repeats_before (by LogicalThread).

@@ -89,8 +89,16 @@ ReplaySchedule ReplaySchedule::FromClip(const proto::Clip& clip) {
       if (site == site_by_clip_id.end())
         throw PecanError("step " + std::to_string(step) + " names an unknown site " +
                          std::to_string(clip.step_site(step)));
-      ScheduleStep entry{thread->second, static_cast<EventKind>(kind), site->second, kNotARepeat,
-                         clip.step_repeats_before_size() != 0 ? clip.step_repeats_before(step) : 0};
+      const uint32_t repeats_before =
+          clip.step_repeats_before_size() != 0 ? clip.step_repeats_before(step) : 0;
+      if (repeats_before > UINT16_MAX)
+        throw PecanError("step " + std::to_string(step) + " has " + std::to_string(repeats_before) +
+                         " repeats before it; the recorder counts at most 65535");
+      ScheduleStep entry;
+      entry.thread = thread->second;
+      entry.kind = static_cast<EventKind>(kind);
+      entry.site = site->second;
+      entry.repeats_before = static_cast<uint16_t>(repeats_before);
       if (schedule.knows_repeats && clip.step_repeat_of(step) != 0) {
         const uint64_t back = clip.step_repeat_of(step);
         if (back > static_cast<uint64_t>(step) ||

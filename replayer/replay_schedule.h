@@ -19,15 +19,18 @@ namespace pecan::replay {
 
 inline constexpr uint64_t kNotARepeat = UINT64_MAX;
 
+// 24 bytes: a replay holds one per step of the clip.
 struct ScheduleStep {
-  LogicalThread thread = kNoThread;  // index into ReplaySchedule::threads
-  EventKind kind = EventKind::kUnspecified;
-  uint32_t site = 0;  // index into ReplaySchedule::sites
   // The earlier step this access repeats (proto/clip.proto, step_repeat_of), or kNotARepeat.
   uint64_t repeat_of = kNotARepeat;
-  // Repeats the recording left out just before this step (proto/clip.proto).
-  uint32_t repeats_before = 0;
+  LogicalThread thread = kNoThread;  // index into ReplaySchedule::threads
+  uint32_t site = 0;                 // index into ReplaySchedule::sites
+  // Repeats the recording left out just before this step (proto/clip.proto); the recorder
+  // counts at most kMaxRepeatsBefore (65535) in a row.
+  uint16_t repeats_before = 0;
+  EventKind kind = EventKind::kUnspecified;
 };
+static_assert(sizeof(ScheduleStep) == 24);
 
 struct ScheduleThread {
   uint32_t clip_id = 0;  // the thread's id in the clip (and its trace)

@@ -21,9 +21,11 @@ for needed in "$pecan" "$wrapper"; do
   [ -x "$needed" ] || { echo "run.sh: $needed is missing; build pecan and pecan_rt in $build first" >&2; exit 2; }
 done
 
+# name, source, pecan record options, arguments. long_run records every access (--repeats all):
+# by default its loop's repeats are counted, not recorded, and the replay would be 2,150 steps.
 programs=(
-  "long_run long_run.c 3000"
-  "ping_pong ping_pong.c 20000"
+  "long_run long_run.c --repeats=all 3000"
+  "ping_pong ping_pong.c --repeats=drop 20000"
 )
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/pecan-bench-replayer.XXXXXX")
@@ -39,11 +41,11 @@ time_run() {
 
 printf '%-10s %9s %9s %9s %9s %9s %11s %12s\n' program native_s record_s replay_s steps switches Msteps/s us/switch
 for entry in "${programs[@]}"; do
-  read -r name source arguments <<<"$entry"
+  read -r name source record_options arguments <<<"$entry"
   read -r -a argv <<<"$arguments"
   cc -O2 -g -pthread "$here/$source" -o "$work/$name.native"
   "$wrapper" -O2 -g -pthread "$here/$source" -o "$work/$name"
-  "$pecan" record -q -o "$work/$name.pecan" -- "$work/$name" "${argv[@]}" >/dev/null
+  "$pecan" record -q "$record_options" -o "$work/$name.pecan" -- "$work/$name" "${argv[@]}" >/dev/null
   "$pecan" clips "$work/$name.pecan" --recorded -o "$work/$name.clips" >/dev/null
   clip="$work/$name.clips/recorded.clip"
   shape=$("$pecan" dump "$clip" | sed -n 's/^ *steps *\([0-9]*\) in \([0-9]*\) runs.*/\1 \2/p')
@@ -54,7 +56,7 @@ for entry in "${programs[@]}"; do
   native=() recorded=() replayed=()
   for ((run = 0; run < runs; run++)); do
     native+=("$(time_run "$work/$name.native" "${argv[@]}")")
-    recorded+=("$(time_run "$pecan" record -q -o "$work/again.pecan" -- "$work/$name" "${argv[@]}")")
+    recorded+=("$(time_run "$pecan" record -q "$record_options" -o "$work/again.pecan" -- "$work/$name" "${argv[@]}")")
     replayed+=("$(time_run "$pecan" replay -q "$clip" -- "$work/$name" "${argv[@]}")")
   done
   awk -v n="$name" -v a="$(printf '%s\n' "${native[@]}" | median)" \
