@@ -1,11 +1,7 @@
 // `pecan record`: runs a program built for pecan with the runtime in record mode, passes its
 // stdin/stdout/stderr and exit status through, then says where the trace went and what it holds.
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <signal.h>
 #include <spawn.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,15 +18,13 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/program_file.h"
+#include "cli/program_lookup.h"
 #include "trace_format/error.h"
 #include "trace_format/trace_reader.h"
 
-extern char** environ;
-
 namespace pecan::cli {
 namespace {
-
-constexpr const char* kRuntimeLibrary = "libpecan_rt.so";
 
 constexpr const char* kBuildHelp = R"(How to build PROGRAM for recording:
   pecan-cc / pecan-c++ compile and link like cc / c++:   pecan-cc -g -O2 -pthread app.c -o app
@@ -66,91 +60,8 @@ struct RecordOptions {
   std::vector<std::string> command;
 };
 
-bool IsExecutableFile(const std::string& path) {
-  struct stat info;
-  return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode) &&
-         ::access(path.c_str(), X_OK) == 0;
-}
-
-// The file execvp would run for `program`: a path as given, or the first match in PATH.
-std::string FindProgram(const std::string& program) {
-  if (program.find('/') != std::string::npos) {
-    if (!IsExecutableFile(program)) {
-      throw PecanError("record: " + program + ": no such executable file");
-    }
-    return program;
-  }
-  const char* path = std::getenv("PATH");
-  std::string directories = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  size_t start = 0;
-  while (start <= directories.size()) {
-    size_t end = directories.find(':', start);
-    if (end == std::string::npos) end = directories.size();
-    std::string directory = directories.substr(start, end - start);
-    std::string candidate = (directory.empty() ? "." : directory) + "/" + program;
-    if (IsExecutableFile(candidate)) return candidate;
-    start = end + 1;
-  }
-  throw PecanError("record: " + program + ": not found in PATH");
-}
-
-// What the program's ELF file says about how it was built.
-struct ProgramBuild {
-  bool is_elf = false;
-  bool loads_runtime = false;       // DT_NEEDED names libpecan_rt.so
-  bool loads_tsan_runtime = false;  // DT_NEEDED names libtsan.so.*
-  bool calls_instrumentation =
-      false;  // its own code calls __tsan_* (compiled with -fsanitize=thread)
-};
-
-ProgramBuild InspectProgram(const std::string& path) {
-  ProgramBuild build;
-  elf_version(EV_CURRENT);
-  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return build;
-  Elf* elf = elf_begin(fd, ELF_C_READ, nullptr);
-  if (elf != nullptr && elf_kind(elf) == ELF_K_ELF) {
-    build.is_elf = true;
-    for (Elf_Scn* section = elf_nextscn(elf, nullptr); section;
-         section = elf_nextscn(elf, section)) {
-      GElf_Shdr header;
-      if (gelf_getshdr(section, &header) == nullptr) continue;
-      Elf_Data* data = elf_getdata(section, nullptr);
-      if (data == nullptr || header.sh_entsize == 0) continue;
-      size_t count = header.sh_size / header.sh_entsize;
-      if (header.sh_type == SHT_DYNAMIC) {
-        for (size_t i = 0; i < count; ++i) {
-          GElf_Dyn entry;
-          if (gelf_getdyn(data, static_cast<int>(i), &entry) == nullptr || entry.d_tag != DT_NEEDED)
-            continue;
-          const char* name = elf_strptr(elf, header.sh_link, entry.d_un.d_val);
-          if (name == nullptr) continue;
-          std::string needed = name;
-          build.loads_runtime |= needed == kRuntimeLibrary;
-          build.loads_tsan_runtime |= needed.rfind("libtsan.so", 0) == 0;
-        }
-      } else if (header.sh_type == SHT_DYNSYM || header.sh_type == SHT_SYMTAB) {
-        for (size_t i = 0; i < count && !build.calls_instrumentation; ++i) {
-          GElf_Sym symbol;
-          if (gelf_getsym(data, static_cast<int>(i), &symbol) == nullptr) continue;
-          const char* name = elf_strptr(elf, header.sh_link, symbol.st_name);
-          build.calls_instrumentation = name != nullptr && std::strcmp(name, "__tsan_init") == 0;
-        }
-      }
-    }
-  }
-  if (elf != nullptr) elf_end(elf);
-  ::close(fd);
-  return build;
-}
-
-bool RuntimePreloaded() {
-  const char* preload = std::getenv("LD_PRELOAD");
-  return preload != nullptr && std::strstr(preload, kRuntimeLibrary) != nullptr;
-}
-
 // Explains why `program` cannot be recorded and how to build it; empty when it can be.
-std::string WhyNotRecordable(const std::string& program, const ProgramBuild& build) {
+std::string WhyNotRecordable(const std::string& program, const ProgramFile& build) {
   if (!build.is_elf || build.loads_runtime || RuntimePreloaded()) return {};
   if (build.loads_tsan_runtime) {
     return program +
@@ -189,23 +100,6 @@ std::map<std::string, std::string> RuntimeEnvironment(const RecordOptions& optio
   if (!options.repeats.empty()) environment["PECAN_REPEATS"] = options.repeats;
   if (options.quiet) environment["PECAN_QUIET"] = "1";
   return environment;
-}
-
-std::vector<std::string> MergedEnvironment(const std::map<std::string, std::string>& overrides) {
-  std::vector<std::string> result;
-  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
-    std::string text(*entry);
-    if (overrides.count(text.substr(0, text.find('='))) == 0) result.push_back(std::move(text));
-  }
-  for (const auto& [name, value] : overrides) result.push_back(name + "=" + value);
-  return result;
-}
-
-std::vector<char*> CStrings(std::vector<std::string>& strings) {
-  std::vector<char*> pointers;
-  for (std::string& text : strings) pointers.push_back(text.data());
-  pointers.push_back(nullptr);
-  return pointers;
 }
 
 volatile sig_atomic_t recorded_child = 0;
@@ -323,8 +217,8 @@ void ReportTrace(const std::string& trace_path, double seconds) {
 int RunRecord(const RecordOptions& options) {
   if (options.command.empty())
     throw PecanError("record: no program given (pecan record -- PROGRAM [ARGS...])");
-  std::string program = FindProgram(options.command.front());
-  ProgramBuild build = InspectProgram(program);
+  std::string program = RequireExecutable(options.command.front(), "record: ");
+  ProgramFile build = InspectProgramFile(program);
   if (std::string reason = WhyNotRecordable(options.command.front(), build); !reason.empty()) {
     std::cerr << "pecan: error: record: " << reason << "\n" << kBuildHelp << "\n";
     return 2;

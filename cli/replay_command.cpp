@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/program_lookup.h"
 #include "cli/replay_gdb_script.h"
 #include "cli/replay_output.h"
 #include "cli/replay_program_check.h"

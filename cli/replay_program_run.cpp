@@ -17,32 +17,10 @@
 #include <sstream>
 #include <thread>
 
+#include "cli/program_lookup.h"
 #include "trace_format/error.h"
 
-extern char** environ;
-
 namespace pecan::cli {
-namespace {
-
-std::vector<char*> CStrings(std::vector<std::string>& strings) {
-  std::vector<char*> pointers;
-  for (std::string& text : strings) pointers.push_back(text.data());
-  pointers.push_back(nullptr);
-  return pointers;
-}
-
-}  // namespace
-
-std::vector<std::string> MergedEnvironment(const std::map<std::string, std::string>& overrides) {
-  std::vector<std::string> result;
-  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
-    std::string text(*entry);
-    if (overrides.count(text.substr(0, text.find('='))) == 0) result.push_back(std::move(text));
-  }
-  for (const auto& [name, value] : overrides) result.push_back(name + "=" + value);
-  return result;
-}
-
 ChildEnd RunBounded(const std::string& executable, std::vector<std::string> argv,
                     std::vector<std::string> environment, double bound_seconds) {
   std::vector<char*> argv_c = CStrings(argv);

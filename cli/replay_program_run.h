@@ -20,9 +20,6 @@ struct ChildEnd {
   double seconds = 0;
 };
 
-// This process's environment with `overrides` set (replacing variables of the same name).
-std::vector<std::string> MergedEnvironment(const std::map<std::string, std::string>& overrides);
-
 // Runs argv (argv[0] looked up in PATH) with the environment, in our process group (the terminal
 // stays the program's; Ctrl-C goes to it), and kills it when `bound_seconds` (> 0) passed.
 // Throws PecanError when it cannot be started.

@@ -19,9 +19,8 @@
 #include <thread>
 #include <vector>
 
+#include "cli/program_lookup.h"
 #include "trace_format/error.h"
-
-extern char** environ;
 
 namespace pecan::cli {
 
@@ -42,64 +41,12 @@ struct ChildResult {
   double seconds = 0;
 };
 
-namespace child_process_detail {
-
-inline std::vector<std::string> BuildEnvironment(const ChildSpec& spec) {
-  std::vector<std::string> result;
-  for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
-    std::string text(*entry);
-    std::string name = text.substr(0, text.find('='));
-    bool dropped = spec.environment.count(name) > 0;
-    for (const auto& unset : spec.unset_environment) dropped = dropped || unset == name;
-    if (!dropped) result.push_back(std::move(text));
-  }
-  for (const auto& [name, value] : spec.environment) result.push_back(name + "=" + value);
-  return result;
-}
-
-inline std::vector<char*> CStrings(std::vector<std::string>& strings) {
-  std::vector<char*> pointers;
-  for (auto& s : strings) pointers.push_back(s.data());
-  pointers.push_back(nullptr);
-  return pointers;
-}
-
-}  // namespace child_process_detail
-
-// Where `program` would be started from, as posix_spawnp looks it up: itself when it holds a
-// slash, else the first directory of PATH with an executable file of that name; "" when none.
-inline std::string FindExecutable(const std::string& program) {
-  auto executable = [](const std::string& path) {
-    std::error_code error;
-    return std::filesystem::is_regular_file(path, error) && ::access(path.c_str(), X_OK) == 0;
-  };
-  if (program.empty()) return "";
-  if (program.find('/') != std::string::npos) return executable(program) ? program : "";
-  const char* path = std::getenv("PATH");
-  std::stringstream directories(path ? path : "/usr/local/bin:/usr/bin:/bin");
-  for (std::string directory; std::getline(directories, directory, ':');) {
-    const std::string candidate = (directory.empty() ? "." : directory) + "/" + program;
-    if (executable(candidate)) return candidate;
-  }
-  return "";
-}
-
-// Throws PecanError("<context><program>: no such executable file" or ": not found in PATH")
-// unless FindExecutable finds the program: the check a command makes before it starts work.
-inline void RequireExecutable(const std::string& program, const std::string& context) {
-  if (!FindExecutable(program).empty()) return;
-  throw PecanError(context + program +
-                   (program.find('/') != std::string::npos ? ": no such executable file"
-                                                           : ": not found in PATH"));
-}
-
 // Starts the child in its own process group and waits for it. Throws PecanError when it cannot
 // be started (no such program, unwritable output file).
 inline ChildResult RunChild(const ChildSpec& spec) {
-  using namespace child_process_detail;
   if (spec.argv.empty()) throw PecanError("workflow: no program to run");
   std::vector<std::string> argv = spec.argv;
-  std::vector<std::string> envp = BuildEnvironment(spec);
+  std::vector<std::string> envp = MergedEnvironment(spec.environment, spec.unset_environment);
   std::vector<char*> argv_c = CStrings(argv);
   std::vector<char*> envp_c = CStrings(envp);
 
