@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "report_fixture.h"
+#include "tests/support/cli_workspace.h"
 #include "trace_format/trace_writer.h"
 
 using namespace pecan;
@@ -20,47 +21,12 @@ using nlohmann::json;
 
 namespace {
 
-struct RunResult {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
+using RunResult = test::CliRun;
+using test::ReadWholeFile;
 
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-class Workspace {
- public:
-  Workspace()
-      : dir_(std::filesystem::temp_directory_path() /
-             ("pecan-analyze-test-" + std::to_string(getpid()))) {
-    std::filesystem::create_directories(dir_);
-  }
-  ~Workspace() { std::filesystem::remove_all(dir_); }
-
-  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
-  std::string Write(const std::string& name, const std::string& text) const {
-    std::ofstream(Path(name), std::ios::binary) << text;
-    return Path(name);
-  }
-  // Runs `pecan <args>` with stdout/stderr captured.
-  RunResult Pecan(const std::string& args) const {
-    std::string command = std::string(PECAN_BINARY) + " " + args + " >" + Path("stdout") + " 2>" +
-                          Path("stderr") + " </dev/null";
-    int raw = std::system(command.c_str());
-    RunResult result;
-    result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    result.out = ReadFile(Path("stdout"));
-    result.err = ReadFile(Path("stderr"));
-    return result;
-  }
-
- private:
-  std::filesystem::path dir_;
+// A scratch folder; `pecan` runs in it (tests/support/cli_workspace.h).
+struct Workspace : test::CliWorkspace {
+  Workspace() : CliWorkspace("analyze-test", PECAN_BINARY) {}
 };
 
 size_t CountLines(const std::string& text) {
@@ -116,11 +82,11 @@ TEST_CASE("pecan analyze -o FILE writes the report there; --patterns selects fam
   CHECK(run.status == 0);
   CHECK(run.out.empty());
   CHECK(run.err.find("report written to " + output) != std::string::npos);
-  json all = json::parse(ReadFile(output));
+  json all = json::parse(ReadWholeFile(output));
 
   run = ws.Pecan("analyze " + trace + " --patterns race --format json -o " + output);
   CHECK(run.status == 0);
-  json races = json::parse(ReadFile(output));
+  json races = json::parse(ReadWholeFile(output));
   CHECK(races["findings"].size() < all["findings"].size());
   for (const json& finding : races["findings"]) CHECK(finding["pattern"] == "race");
 }

@@ -10,52 +10,18 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/support/cli_workspace.h"
 #include "trace_format/std_format.h"
 #include "trace_format/trace_reader.h"
 
 namespace {
 
-struct RunResult {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
+using RunResult = pecan::test::CliRun;
+using pecan::test::ReadWholeFile;
 
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-class Workspace {
- public:
-  Workspace()
-      : dir_(std::filesystem::temp_directory_path() /
-             ("pecan-commands-test-" + std::to_string(getpid()))) {
-    std::filesystem::create_directories(dir_);
-  }
-  ~Workspace() { std::filesystem::remove_all(dir_); }
-
-  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
-  std::string Write(const std::string& name, const std::string& text) const {
-    std::ofstream(Path(name), std::ios::binary) << text;
-    return Path(name);
-  }
-  // Runs `pecan <args>` in the workspace with stdout/stderr captured.
-  RunResult Pecan(const std::string& args) const {
-    std::string command = "cd '" + dir_.string() + "' && " + std::string(PECAN_BINARY) + " " +
-                          args + " >" + Path("stdout") + " 2>" + Path("stderr") + " </dev/null";
-    int raw = std::system(command.c_str());
-    RunResult result;
-    result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    result.out = ReadFile(Path("stdout"));
-    result.err = ReadFile(Path("stderr"));
-    return result;
-  }
-
- private:
-  std::filesystem::path dir_;
+// A scratch folder; `pecan` runs in it (tests/support/cli_workspace.h).
+struct Workspace : pecan::test::CliWorkspace {
+  Workspace() : CliWorkspace("commands-test", PECAN_BINARY) {}
 };
 
 // The fenced code blocks of `markdown` after the heading `heading`, up to the next heading of
@@ -89,7 +55,7 @@ std::vector<std::string> CodeBlocksUnder(const std::string& markdown, const std:
 
 TEST_CASE("PATTERNS.md's check-then-act example prints what the document shows",
           "[patterns][cli]") {
-  const std::string doc = ReadFile(std::string(PECAN_SOURCE_DIR) + "/analyzer/PATTERNS.md");
+  const std::string doc = ReadWholeFile(std::string(PECAN_SOURCE_DIR) + "/analyzer/PATTERNS.md");
   const auto blocks = CodeBlocksUnder(doc, "## Writing your own: an example");
   // The pattern file, the trace, the command and what it prints.
   REQUIRE(blocks.size() == 4);
@@ -107,11 +73,11 @@ TEST_CASE("PATTERNS.md's check-then-act example prints what the document shows",
 TEST_CASE("pecan analyze --ptg-dot writes the PTG around the findings", "[ptg][cli]") {
   Workspace ws;
   const std::string trace = ws.Write(
-      "figure1.std", ReadFile(std::string(PECAN_SOURCE_DIR) + "/examples/traces/figure1.std"));
+      "figure1.std", ReadWholeFile(std::string(PECAN_SOURCE_DIR) + "/examples/traces/figure1.std"));
   RunResult run = ws.Pecan("analyze figure1.std --ptg-dot figure1.dot");
   INFO(run.err);
   REQUIRE(run.status == 0);
-  const std::string dot = ReadFile(ws.Path("figure1.dot"));
+  const std::string dot = ReadWholeFile(ws.Path("figure1.dot"));
   INFO(dot);
   CHECK(dot.rfind("digraph G {", 0) == 0);
   CHECK_THAT(dot, Catch::Contains("e0->e1 [style=solid, color=blue]"));  // fork
@@ -168,7 +134,7 @@ TEST_CASE("convert counts the events it wrote, not the ones it read", "[cli]") {
   RunResult strict = ws.Pecan("convert mixed.std strict.std --strict-std");
   INFO(strict.err);
   REQUIRE(strict.status == 0);
-  const std::string written = ReadFile(ws.Path("strict.std"));
+  const std::string written = ReadWholeFile(ws.Path("strict.std"));
   CHECK(written == "T0|fork(T1)|1\nT1|w(x)|10\n");
   CHECK(strict.out ==
         "pecan convert: wrote 2 events to strict.std (std; 11 of 13 left out: plain STD cannot "
@@ -181,5 +147,5 @@ TEST_CASE("convert counts the events it wrote, not the ones it read", "[cli]") {
   CHECK(streamed.out ==
         "pecan convert: wrote 2 events to strict2.std (std; 11 of 13 left out: plain STD cannot "
         "express them)\n");
-  CHECK(ReadFile(ws.Path("strict2.std")) == written);
+  CHECK(ReadWholeFile(ws.Path("strict2.std")) == written);
 }

@@ -11,23 +11,11 @@
 #include <set>
 #include <sstream>
 
+#include "tests/support/cli_workspace.h"
 #include "trace_format/std_format.h"
 
 namespace pecan {
 namespace {
-
-struct RunResult {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
-
-std::string ReadFile(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::vector<std::string> Lines(const std::string& text) {
   std::vector<std::string> lines;
@@ -36,36 +24,12 @@ std::vector<std::string> Lines(const std::string& text) {
   return lines;
 }
 
-class Workspace {
- public:
-  Workspace()
-      : dir_(std::filesystem::temp_directory_path() /
-             ("pecan-clips-command-test-" + std::to_string(getpid()))) {
-    std::filesystem::remove_all(dir_);
-    std::filesystem::create_directories(dir_);
-  }
-  ~Workspace() { std::filesystem::remove_all(dir_); }
+using RunResult = test::CliRun;
+using test::ReadWholeFile;
 
-  std::string Path(const std::string& name) const { return (dir_ / name).string(); }
-  std::string Write(const std::string& name, const std::string& text) const {
-    std::ofstream(Path(name), std::ios::binary) << text;
-    return Path(name);
-  }
-  // Runs `pecan <args>` in the workspace with stdout and stderr captured apart.
-  RunResult Pecan(const std::string& args) const {
-    const std::string command = "cd '" + dir_.string() + "' && " + std::string(PECAN_BINARY) + " " +
-                                args + " >" + Path("stdout") + " 2>" + Path("stderr") +
-                                " </dev/null";
-    const int raw = std::system(command.c_str());
-    RunResult result;
-    result.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-    result.out = ReadFile(Path("stdout"));
-    result.err = ReadFile(Path("stderr"));
-    return result;
-  }
-
- private:
-  std::filesystem::path dir_;
+// A scratch folder; `pecan` runs in it (tests/support/cli_workspace.h).
+struct Workspace : test::CliWorkspace {
+  Workspace() : CliWorkspace("clips-command-test", PECAN_BINARY) {}
 };
 
 // Two races: on x (events 2, 3) and on y (events 4, 5).
