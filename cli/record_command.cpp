@@ -1,7 +1,6 @@
 // `pecan record`: runs a program built for pecan with the runtime in record mode, passes its
 // stdin/stdout/stderr and exit status through, then says where the trace went and what it holds.
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,6 +17,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/foreground_child.h"
 #include "cli/program_file.h"
 #include "cli/program_lookup.h"
 #include "trace_format/error.h"
@@ -113,39 +113,15 @@ void ForwardSignalToChild(int signal_number) {
 // reaches it and it may read the terminal), and returns its wait status.
 int RunAndWait(const std::string& program, std::vector<std::string> argv,
                std::vector<std::string> environment, pid_t& pid_out, double& seconds) {
-  std::vector<char*> argv_c = CStrings(argv);
-  std::vector<char*> environment_c = CStrings(environment);
-
   // While the program runs, Ctrl-C and Ctrl-\ are for it alone; pecan waits to report.
-  struct sigaction ignore {
-  }, forward{}, old_int{}, old_quit{}, old_term{}, old_hup{};
-  ignore.sa_handler = SIG_IGN;
-  forward.sa_handler = ForwardSignalToChild;
-  ::sigaction(SIGINT, &ignore, &old_int);
-  ::sigaction(SIGQUIT, &ignore, &old_quit);
-
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGINT);
-  sigaddset(&defaults, SIGQUIT);
-  posix_spawnattr_setsigdefault(&attributes, &defaults);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
-
-  std::cout.flush();
-  std::cerr.flush();
-  auto start = std::chrono::steady_clock::now();
-  pid_t pid = 0;
-  int error =
-      posix_spawn(&pid, program.c_str(), nullptr, &attributes, argv_c.data(), environment_c.data());
-  posix_spawnattr_destroy(&attributes);
-  if (error != 0) {
-    ::sigaction(SIGINT, &old_int, nullptr);
-    ::sigaction(SIGQUIT, &old_quit, nullptr);
-    throw PecanError("record: cannot run " + program + ": " + std::strerror(error));
-  }
+  const auto start = std::chrono::steady_clock::now();
+  ForegroundChild child(program, std::move(argv), std::move(environment), "record: ");
+  const pid_t pid = child.pid();
   recorded_child = pid;
+  struct sigaction forward {};
+  struct sigaction old_term {};
+  struct sigaction old_hup {};
+  forward.sa_handler = ForwardSignalToChild;
   ::sigaction(SIGTERM, &forward, &old_term);
   ::sigaction(SIGHUP, &forward, &old_hup);
 
@@ -154,8 +130,6 @@ int RunAndWait(const std::string& program, std::vector<std::string> argv,
   }
   seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   recorded_child = 0;
-  ::sigaction(SIGINT, &old_int, nullptr);
-  ::sigaction(SIGQUIT, &old_quit, nullptr);
   ::sigaction(SIGTERM, &old_term, nullptr);
   ::sigaction(SIGHUP, &old_hup, nullptr);
   pid_out = pid;

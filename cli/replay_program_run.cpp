@@ -1,9 +1,8 @@
-// RunBounded: posix_spawnp with SIGINT/SIGQUIT ignored in pecan and defaulted in the program, a
-// polling waitpid that kills the program at the bound; plus the verdict file's path and reader.
+// RunBounded: the program as a ForegroundChild and a polling waitpid that kills it at the bound;
+// plus the verdict file's path and reader.
 #include "cli/replay_program_run.h"
 
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -17,41 +16,16 @@
 #include <sstream>
 #include <thread>
 
-#include "cli/program_lookup.h"
+#include "cli/foreground_child.h"
 #include "trace_format/error.h"
 
 namespace pecan::cli {
+
 ChildEnd RunBounded(const std::string& executable, std::vector<std::string> argv,
                     std::vector<std::string> environment, double bound_seconds) {
-  std::vector<char*> argv_c = CStrings(argv);
-  std::vector<char*> environment_c = CStrings(environment);
-  struct sigaction ignore {};
-  struct sigaction old_int {};
-  struct sigaction old_quit {};
-  ignore.sa_handler = SIG_IGN;
-  ::sigaction(SIGINT, &ignore, &old_int);  // Ctrl-C is for the program; we report after it
-  ::sigaction(SIGQUIT, &ignore, &old_quit);
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
-  sigset_t defaults;
-  sigemptyset(&defaults);
-  sigaddset(&defaults, SIGINT);
-  sigaddset(&defaults, SIGQUIT);
-  posix_spawnattr_setsigdefault(&attributes, &defaults);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGDEF);
-  std::cout.flush();
-  std::cerr.flush();
-
   const auto start = std::chrono::steady_clock::now();
-  pid_t pid = 0;
-  int error = posix_spawnp(&pid, executable.c_str(), nullptr, &attributes, argv_c.data(),
-                           environment_c.data());
-  posix_spawnattr_destroy(&attributes);
-  if (error != 0) {
-    ::sigaction(SIGINT, &old_int, nullptr);
-    ::sigaction(SIGQUIT, &old_quit, nullptr);
-    throw PecanError("replay: cannot run " + executable + ": " + std::strerror(error));
-  }
+  ForegroundChild child(executable, std::move(argv), std::move(environment), "replay: ");
+  const pid_t pid = child.pid();
   ChildEnd end;
   int status = 0;
   auto pause = std::chrono::milliseconds(1);
@@ -70,8 +44,6 @@ ChildEnd RunBounded(const std::string& executable, std::vector<std::string> argv
     if (pause < std::chrono::milliseconds(20)) pause *= 2;
   }
   end.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  ::sigaction(SIGINT, &old_int, nullptr);
-  ::sigaction(SIGQUIT, &old_quit, nullptr);
   if (WIFEXITED(status)) {
     end.exited = true;
     end.exit_status = WEXITSTATUS(status);
