@@ -11,6 +11,13 @@
 
 using pecan::EventKind;
 
+// 16-byte atomics (__tsan_atomic128_*) are libatomic calls, with either compiler: the runtime is
+// built without -mcx16 so that it loads wherever the program runs, and libatomic picks
+// cmpxchg16b itself where the CPU has it. clang warns about each such call; that is the intent.
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Watomic-alignment"
+#endif
+
 namespace {
 
 using namespace pecan::rt;
