@@ -5,6 +5,7 @@
 
 #include "analyzer/report_events.h"
 #include "report_fixture.h"
+#include "tests/support/text_lines.h"
 #include "trace_format/error.h"
 #include "trace_format/std_format.h"
 
@@ -13,12 +14,7 @@ using namespace pecan::test;
 
 namespace {
 
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
+using pecan::test::Lines;
 
 bool HasLine(const std::string& text, const std::string& line) {
   for (const std::string& l : Lines(text))

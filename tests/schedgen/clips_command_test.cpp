@@ -12,17 +12,13 @@
 #include <sstream>
 
 #include "tests/support/cli_workspace.h"
+#include "tests/support/text_lines.h"
 #include "trace_format/std_format.h"
 
 namespace pecan {
 namespace {
 
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
+using pecan::test::Lines;
 
 using RunResult = test::CliRun;
 using test::ReadWholeFile;

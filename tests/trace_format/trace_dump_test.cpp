@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "random_trace.h"
+#include "tests/support/text_lines.h"
 #include "trace_format/file_kind.h"
 #include "trace_format/std_format.h"
 #include "trace_format/trace_dump.h"
@@ -20,12 +21,7 @@ namespace {
 
 const std::string kFigure1 = std::string(PECAN_SOURCE_DIR) + "/examples/traces/figure1.std";
 
-std::vector<std::string> Lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::istringstream in(text);
-  for (std::string line; std::getline(in, line);) lines.push_back(line);
-  return lines;
-}
+using pecan::test::Lines;
 
 }  // namespace
 
