@@ -13,6 +13,8 @@ void LockAllStripesForFork() {
 void UnlockAllStripesAfterFork(bool in_child) {
   for (AtomicStripe& stripe : atomic_stripes) {
     if (in_child) {
+      stripe.closed = false;
+      stripe.numbered.store(0, std::memory_order_relaxed);
       stripe.lock.ResetAfterFork();
     } else {
       stripe.lock.unlock();

@@ -1,7 +1,9 @@
-// Striped spin locks keyed by address, held around an atomic operation and its stamp so that
-// the trace order of atomics on one location is their modification order.
+// Striped spin locks keyed by address, held around an atomic operation and the number it takes
+// in its stripe's sequence: the trace order of atomics on one location is their modification
+// order, without a counter shared by every atomic of the program.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 
 #include "recorder/spin_lock.h"
@@ -13,19 +15,36 @@ namespace pecan::rt {
 // collide only wait for each other; they never deadlock (one stripe is held at a time).
 inline constexpr uint32_t kAtomicStripes = 1024;
 
+// Each stripe numbers the atomics recorded under it 0, 1, 2, ... (dense, in lock order). The
+// slot carries the stripe and the number's low kStripeNumberBits bits (event_slot.h); the
+// writer keeps the full count and compares modulo 2^kStripeNumberBits.
+inline constexpr int kStripeNumberBits = 38;
+inline constexpr uint64_t kStripeNumberMask = (uint64_t{1} << kStripeNumberBits) - 1;
+static_assert(kAtomicStripes <= (uint64_t{1} << (48 - kStripeNumberBits)));
+
 struct alignas(64) AtomicStripe {
   SpinLock lock;
+  // Both only under `lock`. `numbered` is atomic because the writer reads it (at the end of the
+  // recording) without the lock; `closed` is set by the first holder that sees the recording
+  // closed, so the stripe's numbered events are a prefix of its operations.
+  bool closed = false;
+  std::atomic<uint64_t> numbered{0};
 };
 
 extern AtomicStripe atomic_stripes[kAtomicStripes];
 
-inline SpinLock& StripeFor(const volatile void* addr) {
+inline uint32_t StripeIndexFor(const volatile void* addr) {
   uint64_t block = reinterpret_cast<uintptr_t>(addr) >> 4;
   block ^= block >> 10;
-  return atomic_stripes[block % kAtomicStripes].lock;
+  return uint32_t(block % kAtomicStripes);
 }
 
-// Fork: the forking thread takes every stripe so no child inherits one mid-operation.
+inline AtomicStripe& StripeFor(const volatile void* addr) {
+  return atomic_stripes[StripeIndexFor(addr)];
+}
+
+// Fork: the forking thread takes every stripe so no child inherits one mid-operation. A child
+// starts its stripes' numbering afresh (it records into its own trace, or not at all).
 void LockAllStripesForFork();
 void UnlockAllStripesAfterFork(bool in_child);
 

@@ -48,10 +48,11 @@ void WithGuardEvent(int64_t* guard, EventKind kind, int order, uint64_t pc, Op o
     op();
     return;
   }
-  SpinLock& stripe = StripeFor(guard);
+  const uint32_t stripe_index = StripeIndexFor(guard);
+  SpinLock& stripe = atomic_stripes[stripe_index].lock;
   stripe.lock();
   op();
-  CommitStamped(t, kind, uint8_t(order), Address(guard), 1, pc);
+  CommitStriped(t, kind, uint8_t(order), Address(guard), 1, pc, stripe_index);
   stripe.unlock();
   EndStamped(t, saved);
 }

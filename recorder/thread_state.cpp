@@ -2,6 +2,7 @@
 // See thread_state.h for the slot discipline and why gates are closed while appending.
 #include "recorder/thread_state.h"
 
+#include "recorder/atomic_stripes.h"
 #include "recorder/futex.h"
 #include "recorder/global_stamp.h"
 
@@ -81,6 +82,23 @@ void CommitStamped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t targe
   EndEpoch(t);
   const uint64_t stamp = TakeStamp();
   t.slots[t.tail & t.mask] = Slot{PackStampWord(kind, flags, stamp), SlotPc(t, pc)};
+  t.slots[(t.tail + 1) & t.mask] = Slot{target, size};
+  t.tail += 2;
+  t.ring->tail.store(t.tail, std::memory_order_release);
+}
+
+void CommitStriped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t target, uint64_t size,
+                   uint64_t pc, uint32_t stripe_index) {
+  AtomicStripe& stripe = atomic_stripes[stripe_index];
+  if (stripe.closed || recording_closed.load(std::memory_order_relaxed)) [[unlikely]] {
+    stripe.closed = true;
+    return;
+  }
+  EndEpoch(t);
+  const uint64_t number = stripe.numbered.load(std::memory_order_relaxed);
+  stripe.numbered.store(number + 1, std::memory_order_release);
+  t.slots[t.tail & t.mask] =
+      Slot{PackStampWord(kind, flags, PackStripeOrder(stripe_index, number)), SlotPc(t, pc)};
   t.slots[(t.tail + 1) & t.mask] = Slot{target, size};
   t.tail += 2;
   t.ring->tail.store(t.tail, std::memory_order_release);

@@ -145,7 +145,7 @@ inline void EndEpoch(ThreadState& t) {
 }
 
 // Stamped events in three steps, so an atomic operation can run between reserving space and
-// taking its stamp (both under the atomic's stripe lock). Usage:
+// taking its place in the order (under the atomic's stripe lock). Usage:
 //   uint32_t saved; if (BeginStamped(t, saved)) { ...; CommitStamped(t, ...); } EndStamped(t,
 //   saved);
 // BeginStamped closes the gates and makes room for two slots; it returns false if the event
@@ -154,6 +154,12 @@ inline void EndEpoch(ThreadState& t) {
 bool BeginStamped(ThreadState& t, uint32_t& saved_gates);
 void CommitStamped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t target, uint64_t size,
                    uint64_t pc);
+// The same for an atomic access, under its stripe's lock: numbers it in the stripe's sequence
+// instead of taking a global stamp. Once the recording has closed the stripe closes and the
+// access goes unrecorded, so each stripe's numbered events are a prefix of its operations and
+// the writer's last drain knows when it has them all.
+void CommitStriped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t target, uint64_t size,
+                   uint64_t pc, uint32_t stripe_index);
 inline void EndStamped(ThreadState& t, uint32_t saved_gates) {
   CompilerBarrier();
   t.gates = saved_gates;

@@ -1,6 +1,7 @@
-// The writer thread's merge loop. Invariant it relies on: a thread that took stamp s publishes
-// it without waiting (it reserved ring space first), and everything a ring holds before a
-// stamped event with stamp s can be written once every stamp below s has been written.
+// The writer thread's merge loop. Invariant it relies on: a thread that took a number (a global
+// stamp or a stripe's next number) publishes it without waiting (it reserved ring space first),
+// and everything a ring holds before a stamped event can be written once every earlier number
+// of that event's sequence has been written (merge_turns.h).
 #include "recorder/trace_collector.h"
 
 #include <dirent.h>
@@ -18,6 +19,7 @@
 #include <limits>
 #include <optional>
 
+#include "recorder/atomic_stripes.h"
 #include "recorder/global_stamp.h"
 #include "recorder/real_functions.h"
 #include "recorder/repeat_filter.h"
@@ -92,7 +94,8 @@ TraceCollector::TraceCollector(const RuntimeConfig& config, const TraceMeta& met
             writer_.AddModule(
                 ModuleInfo{module.id, module.path, module.load_address, module.build_id});
           },
-          [this](SiteId id, const SiteInfo& info) { writer_.AddSite(id, info); }) {
+          [this](SiteId id, const SiteInfo& info) { writer_.AddSite(id, info); }),
+      stripe_numbered_(kAtomicStripes, 0) {
   sites_.ScanModules();
   last_flush_ns_ = MonotonicNs();
 }
@@ -212,26 +215,55 @@ bool TraceCollector::Finish(const ProgramExitInfo& exit, int64_t max_wait_ms) {
 
 void TraceCollector::FinalDrain() {
   if (!write_failed_) {
-    // Everything stamped before the end was requested belongs in the trace. A stamp whose
+    // Everything stamped before the end was requested belongs in the trace, and every atomic
+    // its stripe numbered before it closed (recording_closed is up by now). A number whose
     // thread died between taking it and publishing it (a crash) is given up after a while.
     const uint64_t limit = StampsTaken();
+    ReadStripeCounts();
     int64_t last_progress = MonotonicNs();
-    while (next_stamp_ < limit) {
+    while (turns_.next_stamp() < limit || turns_.StripesBehind(stripe_numbered_.data())) {
       if (Pass(limit)) {
         last_progress = MonotonicNs();
         continue;
       }
       if (MonotonicNs() - last_progress > kGiveUpStampNs) {
-        ++next_stamp_;
-        ++given_up_stamps_;
+        const uint64_t given_up = turns_.GiveUp(PresentOrderKeys(), stripe_numbered_.data(), limit);
+        if (given_up == 0) break;  // what is left waits for numbers taken after the end
+        given_up_stamps_ += given_up;
         last_progress = MonotonicNs();
         continue;
       }
       SleepNs(50'000);
+      ReadStripeCounts();  // a thread that had not seen the end yet may have numbered one more
     }
     Pass(limit);  // the plain events published up to now
   }
   WriteFooter();
+}
+
+std::vector<OrderKey> TraceCollector::PresentOrderKeys() const {
+  std::vector<OrderKey> present;
+  for (const RingCursor& cursor : cursors_) {
+    const ThreadRing& ring = *cursor.ring;
+    const uint64_t tail = ring.tail.load(std::memory_order_acquire);
+    for (uint64_t head = cursor.head; head < tail;) {
+      const uint64_t word = ring.slots[head & ring.mask].word;
+      const EventKind kind = SlotKind(word);
+      if (IsStampedKind(kind)) {
+        present.push_back(OrderKeyOf(word));
+        head += 2;
+      } else {
+        head += SlotInlineSize(word) == 0 && IsPlainAccess(kind) ? 2 : 1;
+      }
+    }
+  }
+  return present;
+}
+
+void TraceCollector::ReadStripeCounts() {
+  for (uint32_t s = 0; s < kAtomicStripes; ++s) {
+    stripe_numbered_[s] = atomic_stripes[s].numbered.load(std::memory_order_acquire);
+  }
 }
 
 void TraceCollector::WriteFooter() {
@@ -251,13 +283,11 @@ bool TraceCollector::Pass(uint64_t stamp_limit) {
     for (size_t i = 0; i < cursors_.size(); ++i) {
       if (!cursors_[i].blocked) progress |= DrainRing(i, stamp_limit);
     }
-    // Rings waiting at a stamped event: release them in stamp order while their turn comes.
-    while (!blocked_.empty()) {
-      BlockedHead top = blocked_.top();
-      if (top.stamp > next_stamp_ || top.stamp >= stamp_limit) break;
-      blocked_.pop();
-      cursors_[top.cursor].blocked = false;
-      DrainRing(top.cursor, stamp_limit);
+    // Rings waiting at a stamped event: drain each again when its turn comes.
+    size_t ready;
+    while (turns_.TakeReady(stamp_limit, ready)) {
+      cursors_[ready].blocked = false;
+      DrainRing(ready, stamp_limit);
       progress = true;
     }
     ReleaseFinishedRings();
@@ -297,19 +327,20 @@ bool TraceCollector::DrainRing(size_t cursor_index, uint64_t stamp_limit) {
     const uint64_t word = slots[head & mask].word;
     const EventKind kind = SlotKind(word);
     if (IsStampedKind(kind)) {
-      const uint64_t stamp = SlotLow48(word);
-      if (stamp < next_stamp_) {
-        // A stamp given up at a crash that was published after all: too late to place it.
+      const OrderKey key = OrderKeyOf(word);
+      const MergeTurns::Turn turn = turns_.Check(key, stamp_limit);
+      if (turn == MergeTurns::Turn::kPast) {
+        // A number given up at a crash that was published after all: too late to place it.
         head += 2;
         dropped_events.fetch_add(1, std::memory_order_relaxed);
-      } else if (stamp != next_stamp_ || stamp >= stamp_limit) {
+      } else if (turn == MergeTurns::Turn::kLater) {
         cursor.blocked = true;
-        cursor.blocked_stamp = stamp;
-        blocked_.push(BlockedHead{stamp, cursor_index});
+        cursor.blocked_key = key;
+        turns_.Wait(key, cursor_index);
         break;
       } else if (cursor.thread < 0 || ChangesThreadTable(kind)) {
         EmitStampedHead(cursor, head);
-        ++next_stamp_;
+        turns_.Written(key);
         head += 2;
       } else {
         head = AppendInTurnRun(cursor, head, std::min(tail, published + kHeadPublishSlots),
@@ -366,11 +397,11 @@ uint64_t TraceCollector::AppendInTurnRun(RingCursor& cursor, uint64_t head, uint
           ++head;
           return e;
         }
-        const uint64_t stamp = SlotLow48(word);
-        if (stamp != next_stamp_ || stamp >= stamp_limit || ChangesThreadTable(kind))
+        const OrderKey key = OrderKeyOf(word);
+        if (ChangesThreadTable(kind) || turns_.Check(key, stamp_limit) != MergeTurns::Turn::kNow)
           return std::nullopt;
         const Slot& second = slots[(head + 1) & mask];
-        ++next_stamp_;
+        turns_.Written(key);
         head += 2;
         return RunEvent{kind,
                         SlotFlags(word),
@@ -452,10 +483,10 @@ void TraceCollector::ReleaseFinishedRings() {
   }
   if (!removed) return;
   cursors_.resize(kept);
-  // Cursor indices moved: rebuild the queue of blocked heads.
-  blocked_ = {};
+  // Cursor indices moved: register the waiting rings again.
+  turns_.ClearWaits();
   for (size_t i = 0; i < cursors_.size(); ++i) {
-    if (cursors_[i].blocked) blocked_.push(BlockedHead{cursors_[i].blocked_stamp, i});
+    if (cursors_[i].blocked) turns_.Wait(cursors_[i].blocked_key, i);
   }
 }
 

@@ -1,6 +1,7 @@
 // The background writer: merges every thread's ring into one global order (stamped events in
-// stamp order, each thread's plain events between its neighbouring stamped events) and encodes
-// it with pecan::TraceWriter. Its own thread never appears in the trace.
+// the order of their sequences, merge_turns.h; each thread's plain events between its
+// neighbouring stamped events) and encodes it with pecan::TraceWriter. Its own thread never
+// appears in the trace.
 #pragma once
 
 #include <pthread.h>
@@ -8,11 +9,11 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
-#include <queue>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
+#include "recorder/merge_turns.h"
 #include "recorder/runtime_config.h"
 #include "recorder/site_table.h"
 #include "recorder/thread_ring.h"
@@ -52,18 +53,16 @@ class TraceCollector {
     uint64_t head = 0;     // next slot to read
     uint64_t tail = 0;     // the ring's tail when last read (slots below it are published)
     bool blocked = false;  // head is a stamped event waiting for its turn
-    uint64_t blocked_stamp = 0;
+    OrderKey blocked_key;
     int64_t thread = -1;  // dense trace id, known from its THREAD_BEGIN on
-  };
-  struct BlockedHead {
-    uint64_t stamp;
-    size_t cursor;
-    bool operator>(const BlockedHead& other) const { return stamp > other.stamp; }
   };
 
   static void* ThreadMain(void* self);
   void Run();
   void FinalDrain();
+  void ReadStripeCounts();
+  // The numbers of the stamped events the rings hold but the merge has not written yet.
+  std::vector<OrderKey> PresentOrderKeys() const;
   // One merge pass. Stamped events with a stamp >= stamp_limit stay in their rings.
   bool Pass(uint64_t stamp_limit);
   void AdoptNewRings();
@@ -89,8 +88,9 @@ class TraceCollector {
   TraceWriter writer_;
   SiteTable sites_;
   std::vector<RingCursor> cursors_;
-  std::priority_queue<BlockedHead, std::vector<BlockedHead>, std::greater<>> blocked_;
-  uint64_t next_stamp_ = 0;
+  MergeTurns turns_;
+  // The last drain: how many atomics each stripe numbered (read from atomic_stripes).
+  std::vector<uint64_t> stripe_numbered_;
   std::unordered_map<uint32_t, ThreadId> thread_of_serial_;
   std::vector<uint32_t> children_of_thread_;  // indexed by ThreadId: FORKs seen so far
   uint64_t given_up_stamps_ = 0;

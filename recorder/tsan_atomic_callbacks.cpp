@@ -1,6 +1,6 @@
 // The __tsan_atomic* callbacks: each really performs the operation with the requested memory
-// order and, when recording, takes its stamp under the address's stripe lock, so the trace
-// order of atomics on one location is their modification order.
+// order and, when recording, takes the next number of its address's stripe under that stripe's
+// lock, so the trace order of atomics on one location is their modification order.
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -74,11 +74,12 @@ inline auto Recorded(const volatile T* addr, uint64_t pc, Upcoming upcoming, Op 
     EndStamped(t, saved);
     return op().value;
   }
-  SpinLock& stripe = StripeFor(addr);
+  const uint32_t stripe_index = StripeIndexFor(addr);
+  SpinLock& stripe = atomic_stripes[stripe_index].lock;
   stripe.lock();
   auto outcome = op();
-  CommitStamped(t, outcome.kind, uint8_t(outcome.order), reinterpret_cast<uintptr_t>(addr),
-                sizeof(T), pc);
+  CommitStriped(t, outcome.kind, uint8_t(outcome.order), reinterpret_cast<uintptr_t>(addr),
+                sizeof(T), pc, stripe_index);
   stripe.unlock();
   EndStamped(t, saved);
   return outcome.value;

@@ -1,0 +1,91 @@
+// Waiting rings per sequence: a heap for the global stamp, a short list per stripe.
+#include "recorder/merge_turns.h"
+
+#include <algorithm>
+
+namespace pecan::rt {
+
+MergeTurns::MergeTurns() : next_number_(kAtomicStripes, 0), waiting_(kAtomicStripes) {}
+
+void MergeTurns::Wait(OrderKey key, size_t cursor) {
+  if (key.global()) {
+    waiting_stamps_.push(WaitingStamp{key.number, cursor});
+  } else if (Check(key, UINT64_MAX) == Turn::kLater) {
+    waiting_[key.stripe].push_back(Waiting{key.number, cursor});
+  } else {
+    ready_.push_back(cursor);
+  }
+}
+
+void MergeTurns::WakeStripe(uint32_t stripe) {
+  std::vector<Waiting>& waiting = waiting_[stripe];
+  const uint64_t next = next_number_[stripe] & kStripeNumberMask;
+  for (size_t i = 0; i < waiting.size(); ++i) {
+    if (waiting[i].number == next) {
+      ready_.push_back(waiting[i].cursor);
+      waiting[i] = waiting.back();
+      waiting.pop_back();
+      return;  // numbers are unique: one ring at most
+    }
+  }
+}
+
+bool MergeTurns::TakeReady(uint64_t stamp_limit, size_t& cursor) {
+  if (!ready_.empty()) {
+    cursor = ready_.back();
+    ready_.pop_back();
+    return true;
+  }
+  if (waiting_stamps_.empty()) return false;
+  const WaitingStamp top = waiting_stamps_.top();
+  if (top.stamp > next_stamp_ || top.stamp >= stamp_limit) return false;
+  waiting_stamps_.pop();
+  cursor = top.cursor;
+  return true;
+}
+
+void MergeTurns::ClearWaits() {
+  for (std::vector<Waiting>& waiting : waiting_) waiting.clear();
+  ready_.clear();
+  waiting_stamps_ = {};
+}
+
+bool MergeTurns::StripesBehind(const uint64_t* stripe_numbered) const {
+  for (uint32_t s = 0; s < kAtomicStripes; ++s) {
+    if (next_number_[s] < stripe_numbered[s]) return true;
+  }
+  return false;
+}
+
+uint64_t MergeTurns::GiveUp(const std::vector<OrderKey>& present, const uint64_t* stripe_numbered,
+                            uint64_t stamp_limit) {
+  // Per sequence, how far the next present number is ahead of the next one due.
+  uint64_t stamp_skip = stamp_limit > next_stamp_ ? stamp_limit - next_stamp_ : 0;
+  std::vector<uint64_t> stripe_skip(kAtomicStripes, UINT64_MAX);
+  for (const OrderKey& key : present) {
+    if (key.global()) {
+      if (key.number >= next_stamp_) stamp_skip = std::min(stamp_skip, key.number - next_stamp_);
+    } else {
+      const uint64_t ahead = (key.number - next_number_[key.stripe]) & kStripeNumberMask;
+      if (ahead <= kStripeNumberMask / 2) {
+        stripe_skip[key.stripe] = std::min(stripe_skip[key.stripe], ahead);
+      }
+    }
+  }
+  uint64_t given_up = stamp_skip;
+  next_stamp_ += stamp_skip;
+  for (uint32_t s = 0; s < kAtomicStripes; ++s) {
+    uint64_t skip = stripe_skip[s];
+    if (skip == UINT64_MAX) {
+      // Nothing of this stripe is left in any ring: what it handed out beyond is lost.
+      skip = stripe_numbered[s] > next_number_[s] ? stripe_numbered[s] - next_number_[s] : 0;
+    }
+    if (skip == 0) continue;
+    next_number_[s] += skip;
+    given_up += skip;
+    if (!waiting_[s].empty()) WakeStripe(s);
+  }
+  return given_up;
+}
+
+}  // namespace pecan::rt
