@@ -164,9 +164,15 @@ void ReportTrace(const std::string& trace_path, double seconds) {
   }
   try {
     TraceReader reader(trace_path);
+    // A complete trace states its count; a truncated one (the program was killed) is read
+    // through, which also says how much of it survived.
     uint64_t events = 0;
-    EventBatch batch;
-    while (reader.Next(batch)) events += batch.count();
+    if (std::optional<uint64_t> stated = reader.footer_event_count()) {
+      events = *stated;
+    } else {
+      EventBatch batch;
+      while (reader.Next(batch)) events += batch.count();
+    }
     for (const std::string& warning : reader.warnings())
       std::cerr << "pecan: warning: " << warning << "\n";
     char rate[64];

@@ -397,6 +397,10 @@ const std::vector<AddressName>& TraceReader::names() const {
 bool TraceReader::complete() const {
   return impl_->has_footer;
 }
+std::optional<uint64_t> TraceReader::footer_event_count() const {
+  if (!impl_->has_footer) return std::nullopt;
+  return impl_->footer_event_count;
+}
 const std::vector<std::string>& TraceReader::warnings() const {
   return impl_->warnings;
 }

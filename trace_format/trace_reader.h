@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,9 @@ class TraceReader {
   const std::vector<AddressName>& names() const;
 
   bool complete() const;  // footer present and checksum verified
+  // The event count the footer states (checked against its chunk index when the file was
+  // opened); nullopt when the file has no footer (count by reading it with Next).
+  std::optional<uint64_t> footer_event_count() const;
   const std::vector<std::string>& warnings() const;
   uint64_t file_bytes() const;
 

@@ -2,6 +2,8 @@
 // tables, the metadata, streaming and random access, STD -> .pecan -> STD, and the hashes.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <random>
 #include <sstream>
 
@@ -231,4 +233,27 @@ TEST_CASE("the content hash follows the file's bytes", "[pecan-file]") {
                 static_cast<unsigned long long>(Xxh64(bytes.data(), bytes.size(), 0)));
   CHECK(ha == expected);
   CHECK_THROWS_AS(TraceContentHash("/nonexistent/trace.pecan"), PecanError);
+}
+
+TEST_CASE("the footer states the event count; a file cut short has none to state",
+          "[pecan-file]") {
+  Trace original = MakeRandomTrace(17, RandomTraceShape{4000, 6, 50});
+  TempFile file("counted.pecan");
+  WriteTrace(file.path(), original, TraceWriterOptions{500, 1});
+  {
+    TraceReader reader(file.path());
+    REQUIRE(reader.footer_event_count().has_value());
+    CHECK(*reader.footer_event_count() == original.size_events());
+  }
+  std::ifstream in(file.path(), std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  TempFile cut("counted-cut.pecan");
+  std::ofstream(cut.path(), std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  TraceReader reader(cut.path());
+  CHECK_FALSE(reader.footer_event_count().has_value());
+  uint64_t events = 0;
+  EventBatch batch;
+  while (reader.Next(batch)) events += batch.count();
+  CHECK(events > 0);
+  CHECK(events < original.size_events());
 }
