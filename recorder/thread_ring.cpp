@@ -42,9 +42,10 @@ void DestroyRing(ThreadRing* ring) {
   munmap(ring, sizeof(ThreadRing));
 }
 
-void PublishRingHead(ThreadRing& ring, uint64_t head) {
+void PublishRingHead(ThreadRing& ring, uint64_t head, bool drained_to_tail) {
   ring.head.store(head, std::memory_order_seq_cst);
-  if (ring.producer_waiting.load(std::memory_order_seq_cst) != 0) {
+  const uint64_t needs = ring.producer_needs_head.load(std::memory_order_seq_cst);
+  if (needs != 0 && head >= needs && (drained_to_tail || head - needs >= kRingSlots / 2)) {
     ring.head_epoch.fetch_add(1, std::memory_order_seq_cst);
     FutexWakeAll(&ring.head_epoch);
   }

@@ -20,14 +20,18 @@ struct ThreadRing {
 
   alignas(64) std::atomic<uint64_t> tail{0};  // slots published by the producer
   alignas(64) std::atomic<uint64_t> head{0};  // slots consumed by the writer
-  std::atomic<uint32_t> head_epoch{0};        // bumped (and futex-woken) for a waiting producer
-  std::atomic<uint32_t> producer_waiting{0};  // the producer sleeps until head moves
+  std::atomic<uint32_t> head_epoch{0};  // bumped (and futex-woken) for a waiting producer
+  // Non-zero while the producer sleeps for space: the head it needs at least.
+  std::atomic<uint64_t> producer_needs_head{0};
   std::atomic<bool> finished{false};          // set after the thread's last slot is published
   ThreadRing* next_pending = nullptr;         // link in the registration list
 };
 
-// The writer's side of a full ring: publishes `head` and wakes the producer if it sleeps.
-void PublishRingHead(ThreadRing& ring, uint64_t head);
+// The writer's side of a full ring: publishes `head` and wakes the producer if it sleeps and
+// has room enough now: half the ring, or everything it published (`drained_to_tail`, nothing is
+// left to write). A producer woken for each bit of space would wake and sleep again at every
+// publication (hundreds of thousands of futex calls a second when the writer is the bottleneck).
+void PublishRingHead(ThreadRing& ring, uint64_t head, bool drained_to_tail);
 
 // Waking the writer when it idles (a producer's ring is full, or the recording ends).
 void WakeWriter();

@@ -27,13 +27,13 @@ bool WaitForRingSpace(ThreadState& t, uint64_t slots) {
     // Sleep until the writer hands back space (it wakes us), re-checking after the flag is
     // up so a wake-up between the check and the sleep is not lost.
     const uint32_t epoch = ring.head_epoch.load(std::memory_order_seq_cst);
-    ring.producer_waiting.store(1, std::memory_order_seq_cst);
+    ring.producer_needs_head.store(t.tail + slots - kRingSlots, std::memory_order_seq_cst);
     t.tail_limit = ring.head.load(std::memory_order_seq_cst) + kRingSlots;
     if (t.tail + slots > t.tail_limit) {
       WakeWriter();
       FutexWait(&ring.head_epoch, epoch, 2'000'000);
     }
-    ring.producer_waiting.store(0, std::memory_order_relaxed);
+    ring.producer_needs_head.store(0, std::memory_order_relaxed);
   }
 }
 

@@ -33,6 +33,8 @@ namespace {
 
 constexpr uint64_t kHeadPublishSlots = 4096;         // how often a drain hands ring space back
 constexpr uint64_t kPrefetchSlots = 16;              // 4 cache lines ahead
+constexpr uint64_t kBusyPassSlots = 8192;            // a pass that drained less is a trickle
+constexpr long kTricklePauseNs = 200'000;            // what the writer waits after a trickle
 constexpr int64_t kFlushIntervalNs = 1'000'000'000;  // bounds what kill -9 loses to ~1 s
 // How soon a process whose main thread called pthread_exit ends after its last thread did.
 constexpr int64_t kThreadCountIntervalNs = 50'000'000;
@@ -131,12 +133,19 @@ void* TraceCollector::ThreadMain(void* self) {
 void TraceCollector::Run() {
   uint32_t idle_passes = 0;
   while (state_.load(std::memory_order_acquire) == kRunning) {
-    bool progress = !write_failed_ && Pass(std::numeric_limits<uint64_t>::max());
-    if (progress) {
+    const uint64_t drained = write_failed_ ? 0 : Pass(std::numeric_limits<uint64_t>::max());
+    if (drained >= kBusyPassSlots) {
       idle_passes = 0;
+    } else if (drained > 0) {
+      // A trickle: let it gather instead of coming back at once. Each visit reads the tails the
+      // producers store after every event (their cache lines move to this core and back) and,
+      // with more runnable threads than cores, takes a core from the program. A producer whose
+      // ring fills up wakes us at once.
+      idle_passes = 0;
+      WriterIdleWait(kTricklePauseNs);
     } else {
-      // Waiting for the next stamp or for new events: yield a few times, then sleep up to
-      // 1 ms at a time. A producer whose ring is full wakes us at once.
+      // Waiting for the next number in some sequence or for new events: yield a few times, then
+      // sleep up to 1 ms at a time.
       if (++idle_passes < 8) {
         sched_yield();
       } else {
@@ -276,19 +285,18 @@ void TraceCollector::WriteFooter() {
   }
 }
 
-bool TraceCollector::Pass(uint64_t stamp_limit) {
-  bool progress = false;
+uint64_t TraceCollector::Pass(uint64_t stamp_limit) {
+  uint64_t progress = 0;
   try {
     AdoptNewRings();
     for (size_t i = 0; i < cursors_.size(); ++i) {
-      if (!cursors_[i].blocked) progress |= DrainRing(i, stamp_limit);
+      if (!cursors_[i].blocked) progress += DrainRing(i, stamp_limit);
     }
     // Rings waiting at a stamped event: drain each again when its turn comes.
     size_t ready;
     while (turns_.TakeReady(stamp_limit, ready)) {
       cursors_[ready].blocked = false;
-      DrainRing(ready, stamp_limit);
-      progress = true;
+      progress += DrainRing(ready, stamp_limit) + 1;  // (a ring handed back is progress)
     }
     ReleaseFinishedRings();
   } catch (const std::exception& error) {
@@ -311,7 +319,7 @@ void TraceCollector::AdoptNewRings() {
   }
 }
 
-bool TraceCollector::DrainRing(size_t cursor_index, uint64_t stamp_limit) {
+uint64_t TraceCollector::DrainRing(size_t cursor_index, uint64_t stamp_limit) {
   RingCursor& cursor = cursors_[cursor_index];
   ThreadRing& ring = *cursor.ring;
   const Slot* const slots = ring.slots;
@@ -355,13 +363,13 @@ bool TraceCollector::DrainRing(size_t cursor_index, uint64_t stamp_limit) {
     }
     // Hand space back to the producer as we go, so it keeps running while we encode.
     if (head - published >= kHeadPublishSlots) {
-      PublishRingHead(ring, head);
+      PublishRingHead(ring, head, /*drained_to_tail=*/false);
       published = head;
     }
   }
   cursor.head = head;
-  if (head != published) PublishRingHead(ring, head);
-  return head != start;
+  if (head != published) PublishRingHead(ring, head, /*drained_to_tail=*/head == tail);
+  return head - start;
 }
 
 bool TraceCollector::ChangesThreadTable(EventKind kind) {

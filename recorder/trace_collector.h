@@ -63,11 +63,13 @@ class TraceCollector {
   void ReadStripeCounts();
   // The numbers of the stamped events the rings hold but the merge has not written yet.
   std::vector<OrderKey> PresentOrderKeys() const;
-  // One merge pass. Stamped events with a stamp >= stamp_limit stay in their rings.
-  bool Pass(uint64_t stamp_limit);
+  // One merge pass; returns how much it drained (0: nothing moved). Stamped events with a stamp
+  // >= stamp_limit stay in their rings.
+  uint64_t Pass(uint64_t stamp_limit);
   void AdoptNewRings();
   // Writes the ring's events up to its tail or to a stamped event whose turn has not come.
-  bool DrainRing(size_t cursor_index, uint64_t stamp_limit);
+  // Returns the number of slots it consumed.
+  uint64_t DrainRing(size_t cursor_index, uint64_t stamp_limit);
   // Appends the thread's events from `head` on: plain ones and stamped ones whose turn has come,
   // up to `stop` or the first event that must wait or goes through EmitStampedHead. Returns
   // the slot after the last one written.
