@@ -1,6 +1,6 @@
 // Striped spin locks keyed by address, held around an atomic operation and the number it takes
-// in its stripe's sequence: the trace order of atomics on one location is their modification
-// order, without a counter shared by every atomic of the program.
+// in its stripe's sequence (object_sequences.h): the trace order of atomics on one location is
+// their modification order, without a counter shared by every atomic of the program.
 #pragma once
 
 #include <atomic>
@@ -14,13 +14,6 @@ namespace pecan::rt {
 // 16-byte atomic and the 8-byte halves inside it share a stripe. Unrelated atomics that
 // collide only wait for each other; they never deadlock (one stripe is held at a time).
 inline constexpr uint32_t kAtomicStripes = 1024;
-
-// Each stripe numbers the atomics recorded under it 0, 1, 2, ... (dense, in lock order). The
-// slot carries the stripe and the number's low kStripeNumberBits bits (event_slot.h); the
-// writer keeps the full count and compares modulo 2^kStripeNumberBits.
-inline constexpr int kStripeNumberBits = 38;
-inline constexpr uint64_t kStripeNumberMask = (uint64_t{1} << kStripeNumberBits) - 1;
-static_assert(kAtomicStripes <= (uint64_t{1} << (48 - kStripeNumberBits)));
 
 struct alignas(64) AtomicStripe {
   SpinLock lock;

@@ -4,7 +4,6 @@
 
 #include <cstdint>
 
-#include "recorder/atomic_stripes.h"
 #include "trace_format/event_kind.h"
 
 namespace pecan::rt {
@@ -20,10 +19,9 @@ namespace pecan::rt {
 //  stamped (everything else), two slots:
 //            slot 0: word = order (bits 0..47) | kind (48..52) | flags (53..55); pc
 //            slot 1: word = target (address, key or child thread serial), pc = size
-//          The order is the event's place in one of two kinds of sequence: atomic accesses
-//          (ATOMIC_LOAD/STORE/RMW) carry their stripe (bits 38..47) and their number in that
-//          stripe's sequence (bits 0..37, atomic_stripes.h); every other stamped event carries
-//          the global stamp (global_stamp.h).
+//          The order is the event's place in its sequence (object_sequences.h): for atomic
+//          accesses and synchronization on an object, the object's sequence (bits 37..47) and
+//          the number in it (bits 0..36); for the other stamped events the global stamp.
 struct Slot {
   uint64_t word;
   uint64_t pc;
@@ -53,15 +51,6 @@ constexpr uint64_t PackPlainWord(EventKind kind, uint8_t flags, uint64_t size, u
 constexpr uint64_t PackStampWord(EventKind kind, uint8_t flags, uint64_t stamp) {
   return (stamp & kLow48) | (uint64_t(kind) << kKindShift) |
          (uint64_t(flags & kMaxFlags) << kFlagsShift);
-}
-
-// Atomic accesses are ordered per stripe, everything else stamped by the global stamp.
-constexpr bool IsStripeOrderedKind(EventKind kind) {
-  return IsAtomicAccess(kind);
-}
-
-constexpr uint64_t PackStripeOrder(uint32_t stripe, uint64_t number) {
-  return (uint64_t(stripe) << kStripeNumberBits) | (number & kStripeNumberMask);
 }
 
 constexpr EventKind SlotKind(uint64_t word) {

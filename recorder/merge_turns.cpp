@@ -1,25 +1,25 @@
-// Waiting rings per sequence: a heap for the global stamp, a short list per stripe.
+// Waiting rings per sequence: a heap for the global stamp, a short list per object sequence.
 #include "recorder/merge_turns.h"
 
 #include <algorithm>
 
 namespace pecan::rt {
 
-MergeTurns::MergeTurns() : next_number_(kAtomicStripes, 0), waiting_(kAtomicStripes) {}
+MergeTurns::MergeTurns() : next_number_(kObjectSequences, 0), waiting_(kObjectSequences) {}
 
 void MergeTurns::Wait(OrderKey key, size_t cursor) {
   if (key.global()) {
     waiting_stamps_.push(WaitingStamp{key.number, cursor});
   } else if (Check(key, UINT64_MAX) == Turn::kLater) {
-    waiting_[key.stripe].push_back(Waiting{key.number, cursor});
+    waiting_[key.sequence].push_back(Waiting{key.number, cursor});
   } else {
     ready_.push_back(cursor);
   }
 }
 
-void MergeTurns::WakeStripe(uint32_t stripe) {
-  std::vector<Waiting>& waiting = waiting_[stripe];
-  const uint64_t next = next_number_[stripe] & kStripeNumberMask;
+void MergeTurns::WakeSequence(uint32_t sequence) {
+  std::vector<Waiting>& waiting = waiting_[sequence];
+  const uint64_t next = next_number_[sequence] & kSequenceNumberMask;
   for (size_t i = 0; i < waiting.size(); ++i) {
     if (waiting[i].number == next) {
       ready_.push_back(waiting[i].cursor);
@@ -50,40 +50,40 @@ void MergeTurns::ClearWaits() {
   waiting_stamps_ = {};
 }
 
-bool MergeTurns::StripesBehind(const uint64_t* stripe_numbered) const {
-  for (uint32_t s = 0; s < kAtomicStripes; ++s) {
-    if (next_number_[s] < stripe_numbered[s]) return true;
+bool MergeTurns::SequencesBehind(const uint64_t* numbered) const {
+  for (uint32_t s = 0; s < kObjectSequences; ++s) {
+    if (next_number_[s] < numbered[s]) return true;
   }
   return false;
 }
 
-uint64_t MergeTurns::GiveUp(const std::vector<OrderKey>& present, const uint64_t* stripe_numbered,
+uint64_t MergeTurns::GiveUp(const std::vector<OrderKey>& present, const uint64_t* numbered,
                             uint64_t stamp_limit) {
   // Per sequence, how far the next present number is ahead of the next one due.
   uint64_t stamp_skip = stamp_limit > next_stamp_ ? stamp_limit - next_stamp_ : 0;
-  std::vector<uint64_t> stripe_skip(kAtomicStripes, UINT64_MAX);
+  std::vector<uint64_t> skip_of(kObjectSequences, UINT64_MAX);
   for (const OrderKey& key : present) {
     if (key.global()) {
       if (key.number >= next_stamp_) stamp_skip = std::min(stamp_skip, key.number - next_stamp_);
     } else {
-      const uint64_t ahead = (key.number - next_number_[key.stripe]) & kStripeNumberMask;
-      if (ahead <= kStripeNumberMask / 2) {
-        stripe_skip[key.stripe] = std::min(stripe_skip[key.stripe], ahead);
+      const uint64_t ahead = (key.number - next_number_[key.sequence]) & kSequenceNumberMask;
+      if (ahead <= kSequenceNumberMask / 2) {
+        skip_of[key.sequence] = std::min(skip_of[key.sequence], ahead);
       }
     }
   }
   uint64_t given_up = stamp_skip;
   next_stamp_ += stamp_skip;
-  for (uint32_t s = 0; s < kAtomicStripes; ++s) {
-    uint64_t skip = stripe_skip[s];
+  for (uint32_t s = 0; s < kObjectSequences; ++s) {
+    uint64_t skip = skip_of[s];
     if (skip == UINT64_MAX) {
-      // Nothing of this stripe is left in any ring: what it handed out beyond is lost.
-      skip = stripe_numbered[s] > next_number_[s] ? stripe_numbered[s] - next_number_[s] : 0;
+      // Nothing of this sequence is left in any ring: what it handed out beyond is lost.
+      skip = numbered[s] > next_number_[s] ? numbered[s] - next_number_[s] : 0;
     }
     if (skip == 0) continue;
     next_number_[s] += skip;
     given_up += skip;
-    if (!waiting_[s].empty()) WakeStripe(s);
+    if (!waiting_[s].empty()) WakeSequence(s);
   }
   return given_up;
 }

@@ -16,6 +16,7 @@
 #include "recorder/atomic_stripes.h"
 #include "recorder/fatal_signals.h"
 #include "recorder/global_stamp.h"
+#include "recorder/object_sequences.h"
 #include "recorder/real_functions.h"
 #include "recorder/runtime_messages.h"
 #include "recorder/thread_handle_map.h"
@@ -244,6 +245,7 @@ void AfterForkInChild() {
     RuntimeScope scope;
     ForgetPublishedRings();
     global_stamp.next.store(0, std::memory_order_relaxed);
+    ResetSyncSequencesAfterFork();
     ResetThreadSerials();
     recording_closed.store(false, std::memory_order_relaxed);
     dropped_events.store(0, std::memory_order_relaxed);

@@ -2,7 +2,7 @@
 // See thread_state.h for the slot discipline and why gates are closed while appending.
 #include "recorder/thread_state.h"
 
-#include "recorder/atomic_stripes.h"
+#include "recorder/object_sequences.h"
 #include "recorder/futex.h"
 #include "recorder/global_stamp.h"
 
@@ -79,9 +79,20 @@ bool BeginStamped(ThreadState& t, uint32_t& saved_gates) {
 
 void CommitStamped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t target, uint64_t size,
                    uint64_t pc) {
+  uint64_t order;
+  if (IsSyncObjectKind(kind)) {
+    // The object's own sequence. Numbers are taken only while recording is open (see
+    // object_sequences.h); after the end the event is not wanted.
+    if (recording_closed.load(std::memory_order_relaxed)) [[unlikely]] return;
+    const uint32_t sequence = SyncSequenceFor(target);
+    order = PackSequenceOrder(
+        sequence,
+        sync_sequences[sequence - kAtomicStripes].numbered.fetch_add(1, std::memory_order_relaxed));
+  } else {
+    order = TakeStamp();
+  }
   EndEpoch(t);
-  const uint64_t stamp = TakeStamp();
-  t.slots[t.tail & t.mask] = Slot{PackStampWord(kind, flags, stamp), SlotPc(t, pc)};
+  t.slots[t.tail & t.mask] = Slot{PackStampWord(kind, flags, order), SlotPc(t, pc)};
   t.slots[(t.tail + 1) & t.mask] = Slot{target, size};
   t.tail += 2;
   t.ring->tail.store(t.tail, std::memory_order_release);
@@ -98,7 +109,7 @@ void CommitStriped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t targe
   const uint64_t number = stripe.numbered.load(std::memory_order_relaxed);
   stripe.numbered.store(number + 1, std::memory_order_release);
   t.slots[t.tail & t.mask] =
-      Slot{PackStampWord(kind, flags, PackStripeOrder(stripe_index, number)), SlotPc(t, pc)};
+      Slot{PackStampWord(kind, flags, PackSequenceOrder(stripe_index, number)), SlotPc(t, pc)};
   t.slots[(t.tail + 1) & t.mask] = Slot{target, size};
   t.tail += 2;
   t.ring->tail.store(t.tail, std::memory_order_release);

@@ -19,8 +19,8 @@
 #include <limits>
 #include <optional>
 
-#include "recorder/atomic_stripes.h"
 #include "recorder/global_stamp.h"
+#include "recorder/object_sequences.h"
 #include "recorder/real_functions.h"
 #include "recorder/repeat_filter.h"
 #include "recorder/runtime.h"
@@ -97,7 +97,7 @@ TraceCollector::TraceCollector(const RuntimeConfig& config, const TraceMeta& met
                 ModuleInfo{module.id, module.path, module.load_address, module.build_id});
           },
           [this](SiteId id, const SiteInfo& info) { writer_.AddSite(id, info); }),
-      stripe_numbered_(kAtomicStripes, 0) {
+      sequence_numbered_(kObjectSequences, 0) {
   sites_.ScanModules();
   last_flush_ns_ = MonotonicNs();
 }
@@ -224,26 +224,27 @@ bool TraceCollector::Finish(const ProgramExitInfo& exit, int64_t max_wait_ms) {
 
 void TraceCollector::FinalDrain() {
   if (!write_failed_) {
-    // Everything stamped before the end was requested belongs in the trace, and every atomic
-    // its stripe numbered before it closed (recording_closed is up by now). A number whose
-    // thread died between taking it and publishing it (a crash) is given up after a while.
+    // Everything stamped before the end was requested belongs in the trace, and every event
+    // an object's sequence numbered (they stop numbering once recording_closed is up, as it
+    // is by now). A number whose thread died between taking it and publishing it (a crash) is
+    // given up after a while.
     const uint64_t limit = StampsTaken();
-    ReadStripeCounts();
+    ReadSequenceCounts();
     int64_t last_progress = MonotonicNs();
-    while (turns_.next_stamp() < limit || turns_.StripesBehind(stripe_numbered_.data())) {
+    while (turns_.next_stamp() < limit || turns_.SequencesBehind(sequence_numbered_.data())) {
       if (Pass(limit)) {
         last_progress = MonotonicNs();
         continue;
       }
       if (MonotonicNs() - last_progress > kGiveUpStampNs) {
-        const uint64_t given_up = turns_.GiveUp(PresentOrderKeys(), stripe_numbered_.data(), limit);
+        const uint64_t given_up = turns_.GiveUp(PresentOrderKeys(), sequence_numbered_.data(), limit);
         if (given_up == 0) break;  // what is left waits for numbers taken after the end
         given_up_stamps_ += given_up;
         last_progress = MonotonicNs();
         continue;
       }
       SleepNs(50'000);
-      ReadStripeCounts();  // a thread that had not seen the end yet may have numbered one more
+      ReadSequenceCounts();  // a thread that had not seen the end yet may have numbered one more
     }
     Pass(limit);  // the plain events published up to now
   }
@@ -269,10 +270,8 @@ std::vector<OrderKey> TraceCollector::PresentOrderKeys() const {
   return present;
 }
 
-void TraceCollector::ReadStripeCounts() {
-  for (uint32_t s = 0; s < kAtomicStripes; ++s) {
-    stripe_numbered_[s] = atomic_stripes[s].numbered.load(std::memory_order_acquire);
-  }
+void TraceCollector::ReadSequenceCounts() {
+  for (uint32_t s = 0; s < kObjectSequences; ++s) sequence_numbered_[s] = SequenceNumbered(s);
 }
 
 void TraceCollector::WriteFooter() {

@@ -60,7 +60,7 @@ class TraceCollector {
   static void* ThreadMain(void* self);
   void Run();
   void FinalDrain();
-  void ReadStripeCounts();
+  void ReadSequenceCounts();
   // The numbers of the stamped events the rings hold but the merge has not written yet.
   std::vector<OrderKey> PresentOrderKeys() const;
   // One merge pass; returns how much it drained (0: nothing moved). Stamped events with a stamp
@@ -91,8 +91,8 @@ class TraceCollector {
   SiteTable sites_;
   std::vector<RingCursor> cursors_;
   MergeTurns turns_;
-  // The last drain: how many atomics each stripe numbered (read from atomic_stripes).
-  std::vector<uint64_t> stripe_numbered_;
+  // The last drain: how many events each object sequence numbered (object_sequences.h).
+  std::vector<uint64_t> sequence_numbered_;
   std::unordered_map<uint32_t, ThreadId> thread_of_serial_;
   std::vector<uint32_t> children_of_thread_;  // indexed by ThreadId: FORKs seen so far
   uint64_t given_up_stamps_ = 0;

@@ -1,5 +1,5 @@
 // The writer's turn bookkeeping on its own (recorder/merge_turns.h): simulated rings of events
-// numbered by a real interleaving — some by the global stamp, some by an atomic stripe — are
+// numbered by a real interleaving — some by the global stamp, some by an object's sequence — are
 // merged the way the writer merges them. Every event comes out, each sequence in order, each
 // ring in order, and the merge never gets stuck; a number lost with a crashed thread is given up.
 #include <catch2/catch.hpp>
@@ -18,9 +18,10 @@ struct SimEvent {
 };
 
 // A real run: `rings` threads take turns at random; each step takes the next number of the global
-// stamp or of one of a few stripes (shared by all threads, as contended atomics are).
+// stamp or of one of a few object sequences (shared by all threads, as contended atomics and
+// mutexes are).
 std::vector<std::vector<SimEvent>> RandomRun(std::mt19937_64& rng, size_t rings, size_t steps,
-                                             uint32_t stripes_used) {
+                                             uint32_t sequences_used) {
   std::vector<std::vector<SimEvent>> out(rings);
   uint64_t stamp = 0;
   std::map<uint32_t, uint64_t> numbers;
@@ -29,8 +30,8 @@ std::vector<std::vector<SimEvent>> RandomRun(std::mt19937_64& rng, size_t rings,
     if (rng() % 3 == 0) {
       out[ring].push_back(SimEvent{OrderKey{OrderKey::kGlobalOrder, stamp++}});
     } else {
-      const uint32_t stripe = uint32_t(rng() % stripes_used) * 97 % kAtomicStripes;
-      out[ring].push_back(SimEvent{OrderKey{stripe, numbers[stripe]++ & kStripeNumberMask}});
+      const uint32_t sequence = uint32_t(rng() % sequences_used) * 997 % kObjectSequences;
+      out[ring].push_back(SimEvent{OrderKey{sequence, numbers[sequence]++ & kSequenceNumberMask}});
     }
   }
   return out;
@@ -46,7 +47,7 @@ struct MergeResult {
 // rings whose turn came; when nothing moves and events remain, give up (as the last drain does
 // after a timeout) — or report being stuck when giving up is not allowed.
 MergeResult Merge(const std::vector<std::vector<SimEvent>>& rings, bool allow_give_up,
-                  const uint64_t* stripe_numbered = nullptr) {
+                  const uint64_t* sequence_numbered = nullptr) {
   MergeTurns turns;
   MergeResult result;
   std::vector<size_t> head(rings.size(), 0);
@@ -67,8 +68,8 @@ MergeResult Merge(const std::vector<std::vector<SimEvent>>& rings, bool allow_gi
       ++head[r];
     }
   };
-  std::vector<uint64_t> no_stripes(kAtomicStripes, 0);
-  if (stripe_numbered == nullptr) stripe_numbered = no_stripes.data();
+  std::vector<uint64_t> no_sequences(kObjectSequences, 0);
+  if (sequence_numbered == nullptr) sequence_numbered = no_sequences.data();
   for (int pass = 0; pass < 1'000'000; ++pass) {
     const size_t before = result.written.size();
     for (size_t r = 0; r < rings.size(); ++r) {
@@ -93,7 +94,7 @@ MergeResult Merge(const std::vector<std::vector<SimEvent>>& rings, bool allow_gi
         present.push_back(rings[r][i].key);
       }
     }
-    const uint64_t given_up = turns.GiveUp(present, stripe_numbered, UINT64_MAX);
+    const uint64_t given_up = turns.GiveUp(present, sequence_numbered, UINT64_MAX);
     if (given_up == 0) {
       result.stuck = true;
       return result;
@@ -109,13 +110,13 @@ void CheckOrders(const std::vector<std::vector<SimEvent>>& rings, const MergeRes
   std::map<uint32_t, uint64_t> next;
   std::vector<size_t> position(rings.size(), 0);
   for (const auto& [ring, key] : merged.written) {
-    uint64_t& expected = next[key.stripe];
-    INFO("sequence " << key.stripe << " number " << key.number);
-    REQUIRE(key.number == (expected & (key.global() ? ~uint64_t{0} : kStripeNumberMask)));
+    uint64_t& expected = next[key.sequence];
+    INFO("sequence " << key.sequence << " number " << key.number);
+    REQUIRE(key.number == (expected & (key.global() ? ~uint64_t{0} : kSequenceNumberMask)));
     ++expected;
     while (!rings[ring][position[ring]].published) ++position[ring];
     REQUIRE(rings[ring][position[ring]].key.number == key.number);
-    REQUIRE(rings[ring][position[ring]].key.stripe == key.stripe);
+    REQUIRE(rings[ring][position[ring]].key.sequence == key.sequence);
     ++position[ring];
   }
 }
@@ -137,7 +138,7 @@ TEST_CASE("the merge writes every ring's events with each sequence in order, nev
   }
 }
 
-TEST_CASE("a ring waiting for a stripe is handed back as soon as that stripe moves",
+TEST_CASE("a ring waiting in an object sequence is handed back as soon as that sequence moves",
           "[recorder][merge]") {
   MergeTurns turns;
   const OrderKey first{5, 0}, second{5, 1}, third{5, 2};
@@ -154,10 +155,10 @@ TEST_CASE("a ring waiting for a stripe is handed back as soon as that stripe mov
   turns.Written(second);
   REQUIRE(turns.TakeReady(UINT64_MAX, ready));
   CHECK(ready == 2);
-  // Other stripes and the global stamp are independent of stripe 5.
+  // Other sequences and the global stamp are independent of sequence 5.
   CHECK(turns.Check(OrderKey{6, 0}, UINT64_MAX) == MergeTurns::Turn::kNow);
   CHECK(turns.Check(OrderKey{OrderKey::kGlobalOrder, 0}, UINT64_MAX) == MergeTurns::Turn::kNow);
-  // A number behind the stripe's count is past (given up earlier).
+  // A number behind the sequence's count is past (given up earlier).
   turns.Written(third);
   CHECK(turns.Check(second, UINT64_MAX) == MergeTurns::Turn::kPast);
 }
@@ -182,10 +183,10 @@ TEST_CASE("numbers lost with a crashed thread are given up and the rest is writt
     if (run[0].empty()) continue;
     const size_t cut = rng() % run[0].size();
     for (size_t i = cut; i < run[0].size(); ++i) run[0][i].published = false;
-    std::vector<uint64_t> numbered(kAtomicStripes, 0);
+    std::vector<uint64_t> numbered(kObjectSequences, 0);
     for (const auto& ring : run) {
       for (const SimEvent& e : ring) {
-        if (!e.key.global()) numbered[e.key.stripe] = std::max(numbered[e.key.stripe], e.key.number + 1);
+        if (!e.key.global()) numbered[e.key.sequence] = std::max(numbered[e.key.sequence], e.key.number + 1);
       }
     }
     MergeResult merged = Merge(run, /*allow_give_up=*/true, numbered.data());
@@ -199,9 +200,9 @@ TEST_CASE("numbers lost with a crashed thread are given up and the rest is writt
     // Written events keep their ring's order and each sequence increasing.
     std::map<uint32_t, int64_t> last;
     for (const auto& [ring, key] : merged.written) {
-      auto found = last.find(key.stripe);
+      auto found = last.find(key.sequence);
       if (found != last.end()) CHECK(int64_t(key.number) > found->second);
-      last[key.stripe] = int64_t(key.number);
+      last[key.sequence] = int64_t(key.number);
     }
   }
 }
