@@ -42,7 +42,7 @@ record without `pecan record` by setting these variables itself:
   PECAN_REPEATS=drop|all   a thread's repeat of an access it made since its last other event
                            is left out (drop, default) or recorded too (all)  --repeats
   PECAN_CHUNK_EVENTS=N     events per trace chunk (default 65536)             --chunk-events
-  PECAN_ZSTD_LEVEL=N       zstd level of the chunks (default 3)               --zstd-level
+  PECAN_ZSTD_LEVEL=N       zstd level of the chunks (default 1)               --zstd-level
   PECAN_FORK=stop|follow   a forked child records nothing (stop, default) or into its own file,
                            the trace name + .child-<pid> (follow)             --fork
   PECAN_QUIET=1            silences the runtime's own messages                --quiet
@@ -254,7 +254,8 @@ std::function<int()> SetupRecord(CLI::App& app) {
   app.add_option("--chunk-events", options->chunk_events, "Events per trace chunk (default 65536)")
       ->check(CLI::Range(1u, 1u << 26));
   app.add_option("--zstd-level", options->zstd_level,
-                 "zstd compression level of the chunks (default 3)")
+                 "zstd compression level of the chunks (default 1: the trace writer shares the CPU with "
+                 "the program; `pecan convert --zstd-level 19` shrinks a trace afterwards)")
       ->check(CLI::Range(-7, 22));
   app.add_option("--fork", options->fork_policy,
                  "What a forked child of the program does: stop (record nothing, default) or "

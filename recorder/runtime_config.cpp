@@ -97,7 +97,7 @@ RuntimeConfig ReadRuntimeConfig() {
   config.func_events = ReadFlag("PECAN_FUNC_EVENTS", true);
   config.stack_accesses = ReadFlag("PECAN_STACK_ACCESSES", false);
   config.chunk_events = ReadInt<uint32_t>("PECAN_CHUNK_EVENTS", 65536, 1, 1 << 26);
-  config.zstd_level = ReadInt<int>("PECAN_ZSTD_LEVEL", 3, -7, 22);
+  config.zstd_level = ReadInt<int>("PECAN_ZSTD_LEVEL", 1, -7, 22);
 
   const char* repeats = Env("PECAN_REPEATS");
   if (repeats == nullptr || strcmp(repeats, "drop") == 0) {

@@ -17,7 +17,7 @@ struct RuntimeConfig {
   bool stack_accesses = false;
   bool drop_repeats = true;  // repeat_filter.h
   uint32_t chunk_events = 65536;
-  int zstd_level = 3;
+  int zstd_level = 1;  // the writer thread competes with the program: speed over size
   ForkPolicy fork_policy = ForkPolicy::kStop;
   bool quiet = false;
 };
