@@ -5,9 +5,7 @@
 // so the trace itself tells what every atomic saw.
 #include <catch2/catch.hpp>
 
-#include "run_program.h"
-#include "trace_checks.h"
-#include "trace_format/trace_reader.h"
+#include "clean_recording.h"
 
 namespace pecan::rt_test {
 
@@ -15,15 +13,7 @@ TEST_CASE("atomics on one location are in the trace in their modification order"
           "[recorder][atomics]") {
   for (std::string compiler : {"gcc", "clang"}) {
     SECTION(compiler) {
-      RecordedRun run =
-          RunRecorded(Program("atomic_order", compiler), {"3000"}, "atomic_order_" + compiler);
-      const ProgramResult& out = run.result;
-      REQUIRE(out.exited);
-      REQUIRE(out.exit_status == 0);
-      Trace trace = ReadTrace(run.trace_path);
-      INFO(Describe(CheckAll(trace)));
-      CHECK(CheckAll(trace).empty());
-      CHECK(trace.meta.dropped_events == 0);
+      const auto [out, trace] = RecordCleanly("atomic_order", compiler, {"3000"});
 
       const uint64_t counter = out.Address("counter");
       const uint64_t cas_counter = out.Address("cas_counter");

@@ -2,9 +2,7 @@
 // the program made is in the trace (no loss), and the trace is still well-formed.
 #include <catch2/catch.hpp>
 
-#include "run_program.h"
-#include "trace_checks.h"
-#include "trace_format/trace_reader.h"
+#include "clean_recording.h"
 
 namespace pecan::rt_test {
 
@@ -12,14 +10,7 @@ TEST_CASE("64 threads: every lock, access and atomic the program counts is in th
           "[recorder][stress]") {
   for (std::string compiler : {"gcc", "clang"}) {
     SECTION(compiler) {
-      RecordedRun run = RunRecorded(Program("stress", compiler), {"4000"}, "stress_" + compiler);
-      const ProgramResult& out = run.result;
-      REQUIRE(out.exited);
-      REQUIRE(out.exit_status == 0);
-      Trace trace = ReadTrace(run.trace_path);
-      INFO(Describe(CheckAll(trace)));
-      CHECK(CheckAll(trace).empty());
-      CHECK(trace.meta.dropped_events == 0);
+      const auto [out, trace] = RecordCleanly("stress", compiler, {"4000"});
 
       const size_t threads = size_t(out.Count("threads"));
       const size_t iterations = size_t(out.Count("iterations"));

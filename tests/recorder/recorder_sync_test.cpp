@@ -2,9 +2,7 @@
 // holds every operation the program made, in an order consistent with its synchronization.
 #include <catch2/catch.hpp>
 
-#include "run_program.h"
-#include "trace_checks.h"
-#include "trace_format/trace_reader.h"
+#include "clean_recording.h"
 
 namespace pecan::rt_test {
 namespace {
@@ -22,14 +20,7 @@ size_t CountWhere(const Trace& trace, EventKind kind, uint64_t addr, uint8_t fla
 TEST_CASE("pthread synchronization is recorded completely and in a feasible order", "[recorder]") {
   for (std::string compiler : {"gcc", "clang"}) {
     SECTION(compiler) {
-      RecordedRun run =
-          RunRecorded(Program("pthread_sync", compiler), {}, "pthread_sync_" + compiler);
-      const ProgramResult& out = run.result;
-      REQUIRE(out.exited);
-      REQUIRE(out.exit_status == 0);
-      Trace trace = ReadTrace(run.trace_path);
-      INFO(Describe(CheckAll(trace)));
-      CHECK(CheckAll(trace).empty());
+      const auto [out, trace] = RecordCleanly("pthread_sync", compiler);
 
       const long workers = out.Count("workers");
       const long iterations = out.Count("iterations");
@@ -119,13 +110,7 @@ TEST_CASE("C++ threads, mutexes, shared mutexes, condition variables and atomics
           "[recorder]") {
   for (std::string compiler : {"gcc", "clang"}) {
     SECTION(compiler) {
-      RecordedRun run = RunRecorded(Program("cxx_sync", compiler), {}, "cxx_sync_" + compiler);
-      const ProgramResult& out = run.result;
-      REQUIRE(out.exited);
-      REQUIRE(out.exit_status == 0);
-      Trace trace = ReadTrace(run.trace_path);
-      INFO(Describe(CheckAll(trace)));
-      CHECK(CheckAll(trace).empty());
+      const auto [out, trace] = RecordCleanly("cxx_sync", compiler);
 
       const long workers = out.Count("workers");
       const long iterations = out.Count("iterations");
