@@ -20,11 +20,11 @@ struct ThreadRing {
 
   alignas(64) std::atomic<uint64_t> tail{0};  // slots published by the producer
   alignas(64) std::atomic<uint64_t> head{0};  // slots consumed by the writer
-  std::atomic<uint32_t> head_epoch{0};  // bumped (and futex-woken) for a waiting producer
+  std::atomic<uint32_t> head_epoch{0};        // bumped (and futex-woken) for a waiting producer
   // Non-zero while the producer sleeps for space: the head it needs at least.
   std::atomic<uint64_t> producer_needs_head{0};
-  std::atomic<bool> finished{false};          // set after the thread's last slot is published
-  ThreadRing* next_pending = nullptr;         // link in the registration list
+  std::atomic<bool> finished{false};   // set after the thread's last slot is published
+  ThreadRing* next_pending = nullptr;  // link in the registration list
 };
 
 // The writer's side of a full ring: publishes `head` and wakes the producer if it sleeps and

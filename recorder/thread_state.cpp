@@ -2,9 +2,9 @@
 // See thread_state.h for the slot discipline and why gates are closed while appending.
 #include "recorder/thread_state.h"
 
-#include "recorder/object_sequences.h"
 #include "recorder/futex.h"
 #include "recorder/global_stamp.h"
+#include "recorder/object_sequences.h"
 
 namespace pecan::rt {
 
@@ -83,7 +83,8 @@ void CommitStamped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t targe
   if (IsSyncObjectKind(kind)) {
     // The object's own sequence. Numbers are taken only while recording is open (see
     // object_sequences.h); after the end the event is not wanted.
-    if (recording_closed.load(std::memory_order_relaxed)) [[unlikely]] return;
+    if (recording_closed.load(std::memory_order_relaxed)) [[unlikely]]
+      return;
     const uint32_t sequence = SyncSequenceFor(target);
     order = PackSequenceOrder(
         sequence,

@@ -237,7 +237,8 @@ void TraceCollector::FinalDrain() {
         continue;
       }
       if (MonotonicNs() - last_progress > kGiveUpStampNs) {
-        const uint64_t given_up = turns_.GiveUp(PresentOrderKeys(), sequence_numbered_.data(), limit);
+        const uint64_t given_up =
+            turns_.GiveUp(PresentOrderKeys(), sequence_numbered_.data(), limit);
         if (given_up == 0) break;  // what is left waits for numbers taken after the end
         given_up_stamps_ += given_up;
         last_progress = MonotonicNs();

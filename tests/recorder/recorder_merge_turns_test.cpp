@@ -186,7 +186,8 @@ TEST_CASE("numbers lost with a crashed thread are given up and the rest is writt
     std::vector<uint64_t> numbered(kObjectSequences, 0);
     for (const auto& ring : run) {
       for (const SimEvent& e : ring) {
-        if (!e.key.global()) numbered[e.key.sequence] = std::max(numbered[e.key.sequence], e.key.number + 1);
+        if (!e.key.global())
+          numbered[e.key.sequence] = std::max(numbered[e.key.sequence], e.key.number + 1);
       }
     }
     MergeResult merged = Merge(run, /*allow_give_up=*/true, numbered.data());

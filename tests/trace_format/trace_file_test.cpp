@@ -235,8 +235,7 @@ TEST_CASE("the content hash follows the file's bytes", "[pecan-file]") {
   CHECK_THROWS_AS(TraceContentHash("/nonexistent/trace.pecan"), PecanError);
 }
 
-TEST_CASE("the footer states the event count; a file cut short has none to state",
-          "[pecan-file]") {
+TEST_CASE("the footer states the event count; a file cut short has none to state", "[pecan-file]") {
   Trace original = MakeRandomTrace(17, RandomTraceShape{4000, 6, 50});
   TempFile file("counted.pecan");
   WriteTrace(file.path(), original, TraceWriterOptions{500, 1});

@@ -57,5 +57,8 @@ int main(int argc, char** argv) {
   printf("mutex %p\n", (void*)&mutex);
   printf("count threads %d\n", THREADS);
   printf("count iterations %d\n", iterations);
-  return atomic_load(&counter) == (long)(total - 1) && atomic_load(&cas_counter) == (long)(total - 1) ? 0 : 1;
+  return atomic_load(&counter) == (long)(total - 1) &&
+                 atomic_load(&cas_counter) == (long)(total - 1)
+             ? 0
+             : 1;
 }
