@@ -154,7 +154,7 @@ std::string HumanBytes(uint64_t bytes) {
   return text;
 }
 
-// "pecan: recorded 1234 events of 5 threads in 0.52 s into FILE (12 KiB, 0.9 bytes/event)".
+// "pecan: recorded 1234 events of 5 threads in 0.523 s into FILE (12 KiB, 0.9 bytes/event)".
 void ReportTrace(const std::string& trace_path, double seconds) {
   if (!std::filesystem::exists(trace_path)) {
     std::cerr
@@ -176,7 +176,7 @@ void ReportTrace(const std::string& trace_path, double seconds) {
     for (const std::string& warning : reader.warnings())
       std::cerr << "pecan: warning: " << warning << "\n";
     char rate[64];
-    std::snprintf(rate, sizeof rate, "%.2f s", seconds);
+    std::snprintf(rate, sizeof rate, "%.3f s", seconds);
     char per_event[64];
     std::snprintf(
         per_event, sizeof per_event, "%.2f bytes/event",
