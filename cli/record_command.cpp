@@ -21,6 +21,7 @@
 #include "cli/program_file.h"
 #include "cli/program_lookup.h"
 #include "trace_format/error.h"
+#include "trace_format/signal_name.h"
 #include "trace_format/trace_reader.h"
 
 namespace pecan::cli {
@@ -134,12 +135,6 @@ int RunAndWait(const std::string& program, std::vector<std::string> argv,
   ::sigaction(SIGHUP, &old_hup, nullptr);
   pid_out = pid;
   return status;
-}
-
-std::string SignalName(int signal_number) {
-  const char* abbreviation = sigabbrev_np(signal_number);
-  return abbreviation ? std::string("SIG") + abbreviation
-                      : "signal " + std::to_string(signal_number);
 }
 
 std::string HumanBytes(uint64_t bytes) {

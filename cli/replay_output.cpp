@@ -4,7 +4,6 @@
 #include <signal.h>
 
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <map>
 
@@ -12,6 +11,7 @@
 
 #include "analyzer/symbolizer.h"
 #include "trace_format/event_kind.h"
+#include "trace_format/signal_name.h"
 #include "trace_format/trace.h"
 
 namespace pecan::cli {
@@ -20,12 +20,6 @@ namespace {
 // The runtime ends a run it stopped with this status (replayer/replay_session.h): it is not the
 // program's.
 constexpr int kReplayStoppedExitStatus = 86;
-
-std::string SignalName(int signal_number) {
-  const char* abbreviation = sigabbrev_np(signal_number);
-  return abbreviation ? std::string("SIG") + abbreviation
-                      : "signal " + std::to_string(signal_number);
-}
 
 std::string SecondsText(double seconds) {
   char text[32];

@@ -5,10 +5,10 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <cstring>
 
 #include "replayer/anomaly_breakpoint.h"
 #include "trace_format/error.h"
+#include "trace_format/signal_name.h"
 
 namespace pecan::replay {
 namespace {
@@ -17,12 +17,6 @@ Watchdog::Options WatchdogOptionsFor(const ReplayOptions& options) {
   Watchdog::Options watchdog;
   watchdog.time_bound = options.time_bound;
   return watchdog;
-}
-
-std::string SignalName(int signal) {
-  const char* abbreviation = sigabbrev_np(signal);
-  return abbreviation != nullptr ? std::string("SIG") + abbreviation
-                                 : "signal " + std::to_string(signal);
 }
 
 // A thread whose turn comes next usually gets it within a microsecond or two: polling that
