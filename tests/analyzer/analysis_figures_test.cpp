@@ -35,13 +35,7 @@ AnalysisOptions Patterns(const std::string& spec) {
 TEST_CASE("PECAN Figure 1: three races, (3,7) in its harmful order only by reordering",
           "[analysis][paper]") {
   // Events: 0 fork, 1 w(y)@5, 2 w(y)@2, 3 r(x)@3, 4 r(y)@6, 5 w(x)@7.
-  const pecan::Trace trace = StdTrace(R"(T0|fork(T1)|1
-T1|w(y)|5
-T0|w(y)|2
-T0|r(x)|3
-T1|r(y)|6
-T1|w(x)|7
-)");
+  const pecan::Trace trace = StdTrace(pecan::testing::kPecanFigure1);
   const auto result = Analyze(trace, Patterns("race"));
   const auto races = Of(result.findings, "race");
   REQUIRE(races.size() == 3);

@@ -147,13 +147,7 @@ T1|r(x)|2
 }
 
 TEST_CASE("Finding ids are stable and distinct", "[analysis][model]") {
-  const std::string text = R"(T0|fork(T1)|1
-T1|w(y)|5
-T0|w(y)|2
-T0|r(x)|3
-T1|r(y)|6
-T1|w(x)|7
-)";
+  const std::string text = pecan::testing::kPecanFigure1;
   AnalysisOptions options;
   const auto a = Analyze(StdTrace(text), options);
   const auto b = Analyze(StdTrace(text), options);

@@ -16,6 +16,17 @@ using pecan::PecanError;
 
 namespace {
 
+// PATTERNS.md's check-then-act: T0 reads a flag and writes data in one region, T1 writes the
+// data in between.
+const char* const kCheckThenAct = R"(
+pattern check-then-act {
+  T:  t1 t2 t1;
+  SV: flag data data;
+  AR: u v u;
+  AT: r w w;
+}
+)";
+
 std::string WriteTemp(const std::string& name, const std::string& text) {
   const auto path = std::filesystem::temp_directory_path() / ("pecan_analyzer_test_" + name);
   std::ofstream(path) << text;
@@ -113,14 +124,7 @@ TEST_CASE("Pattern selection: families, files, unknown names", "[patterns][parse
 TEST_CASE("A user pattern from a file is found", "[patterns][analysis]") {
   // Check-then-act across two variables: T0 reads the flag and then writes the data in one
   // region, T1 writes the data in between.
-  const std::string path = WriteTemp("user.txt", R"(
-pattern check-then-act {
-  T:  t1 t2 t1;
-  SV: flag data data;
-  AR: u v u;
-  AT: r w w;
-}
-)");
+  const std::string path = WriteTemp("user.txt", kCheckThenAct);
   const auto trace = pecan::testing::StdTrace(R"(T0|fork(T1)|1
 T0|acq(m)|2
 T0|r(flag)|3
@@ -201,14 +205,7 @@ TEST_CASE("A user pattern's variable of one thread is not filtered away", "[patt
   // PATTERNS.md's check-then-act: only T0 touches the flag, which the classic pre-filter
   // ("drop locations touched by one thread only, or read only") would drop before any pattern
   // ran. The filter follows the selected patterns: this one needs a read location for `flag`.
-  const std::string path = WriteTemp("check_then_act.txt", R"(
-pattern check-then-act {
-  T:  t1 t2 t1;
-  SV: flag data data;
-  AR: u v u;
-  AT: r w w;
-}
-)");
+  const std::string path = WriteTemp("check_then_act.txt", kCheckThenAct);
   const auto trace = pecan::testing::StdTrace(R"(T0|fork(T1)|1
 T0|acq(m)|2
 T0|r(flag)|3

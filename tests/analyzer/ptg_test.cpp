@@ -22,13 +22,7 @@
 using namespace pecan;
 
 TEST_CASE("PTG: edges of PECAN Figure 1", "[ptg]") {
-  const Trace trace = testing::StdTrace(R"(T0|fork(T1)|1
-T1|w(y)|5
-T0|w(y)|2
-T0|r(x)|3
-T1|r(y)|6
-T1|w(x)|7
-)");
+  const Trace trace = testing::StdTrace(testing::kPecanFigure1);
   const PorIndex por(trace);
   const LocationTable locations(trace);
   const Ptg ptg = BuildPtg(trace, por, locations, PtgScope::kAllEvents);
@@ -82,13 +76,7 @@ TEST_CASE("PTG: solid reachability equals PorIndex::Ordered on random traces", "
 }
 
 TEST_CASE("PTG picture: PECAN Figure 1's findings as DOT with POR solid and TOR dashed", "[ptg]") {
-  const Trace trace = testing::StdTrace(R"(T0|fork(T1)|1
-T1|w(y)|5
-T0|w(y)|2
-T0|r(x)|3
-T1|r(y)|6
-T1|w(x)|7
-)");
+  const Trace trace = testing::StdTrace(testing::kPecanFigure1);
   const AnalysisResult result = Analyze(trace, AnalysisOptions{});
   REQUIRE(result.findings.size() == 3);  // (2,5) and (2,6) on y, (3,7) on x
   Symbolizer symbolizer(trace);
