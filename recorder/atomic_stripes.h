@@ -32,10 +32,6 @@ inline uint32_t StripeIndexFor(const volatile void* addr) {
   return uint32_t(block % kAtomicStripes);
 }
 
-inline AtomicStripe& StripeFor(const volatile void* addr) {
-  return atomic_stripes[StripeIndexFor(addr)];
-}
-
 // Fork: the forking thread takes every stripe so no child inherits one mid-operation. A child
 // starts its stripes' numbering afresh (it records into its own trace, or not at all).
 void LockAllStripesForFork();

@@ -66,6 +66,14 @@ constexpr uint64_t SlotLow48(uint64_t word) {
   return word & kLow48;
 }
 
+// How many slots the event starting with `word` takes: two for a stamped event and for a plain
+// access too wide to carry its size inline, else one.
+constexpr uint64_t SlotsOfEvent(uint64_t word) {
+  const EventKind kind = SlotKind(word);
+  if (IsStampedKind(kind)) return 2;
+  return SlotInlineSize(word) == 0 && IsPlainAccess(kind) ? 2 : 1;
+}
+
 static_assert(kEventKindCount <= 32, "the kind field has 5 bits");
 
 }  // namespace pecan::rt

@@ -77,6 +77,21 @@ bool BeginStamped(ThreadState& t, uint32_t& saved_gates) {
   return t.tail + 2 <= t.tail_limit || WaitForRingSpace(t, 2);
 }
 
+namespace {
+
+// The two slots of a stamped event whose number `order` is taken, published at once (room was
+// reserved by BeginStamped). The event ends the thread's repeat-filter epoch.
+inline void AppendStamped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t order,
+                          uint64_t target, uint64_t size, uint64_t pc) {
+  EndEpoch(t);
+  t.slots[t.tail & t.mask] = Slot{PackStampWord(kind, flags, order), SlotPc(t, pc)};
+  t.slots[(t.tail + 1) & t.mask] = Slot{target, size};
+  t.tail += 2;
+  t.ring->tail.store(t.tail, std::memory_order_release);
+}
+
+}  // namespace
+
 void CommitStamped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t target, uint64_t size,
                    uint64_t pc) {
   uint64_t order;
@@ -92,11 +107,7 @@ void CommitStamped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t targe
   } else {
     order = TakeStamp();
   }
-  EndEpoch(t);
-  t.slots[t.tail & t.mask] = Slot{PackStampWord(kind, flags, order), SlotPc(t, pc)};
-  t.slots[(t.tail + 1) & t.mask] = Slot{target, size};
-  t.tail += 2;
-  t.ring->tail.store(t.tail, std::memory_order_release);
+  AppendStamped(t, kind, flags, order, target, size, pc);
 }
 
 void CommitStriped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t target, uint64_t size,
@@ -106,14 +117,9 @@ void CommitStriped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t targe
     stripe.closed = true;
     return;
   }
-  EndEpoch(t);
   const uint64_t number = stripe.numbered.load(std::memory_order_relaxed);
   stripe.numbered.store(number + 1, std::memory_order_release);
-  t.slots[t.tail & t.mask] =
-      Slot{PackStampWord(kind, flags, PackSequenceOrder(stripe_index, number)), SlotPc(t, pc)};
-  t.slots[(t.tail + 1) & t.mask] = Slot{target, size};
-  t.tail += 2;
-  t.ring->tail.store(t.tail, std::memory_order_release);
+  AppendStamped(t, kind, flags, PackSequenceOrder(stripe_index, number), target, size, pc);
 }
 
 void EmitStamped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t target, uint64_t size,

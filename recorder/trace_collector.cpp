@@ -259,13 +259,8 @@ std::vector<OrderKey> TraceCollector::PresentOrderKeys() const {
     const uint64_t tail = ring.tail.load(std::memory_order_acquire);
     for (uint64_t head = cursor.head; head < tail;) {
       const uint64_t word = ring.slots[head & ring.mask].word;
-      const EventKind kind = SlotKind(word);
-      if (IsStampedKind(kind)) {
-        present.push_back(OrderKeyOf(word));
-        head += 2;
-      } else {
-        head += SlotInlineSize(word) == 0 && IsPlainAccess(kind) ? 2 : 1;
-      }
+      if (IsStampedKind(SlotKind(word))) present.push_back(OrderKeyOf(word));
+      head += SlotsOfEvent(word);
     }
   }
   return present;
@@ -356,7 +351,7 @@ uint64_t TraceCollector::DrainRing(size_t cursor_index, uint64_t stamp_limit) {
       }
     } else if (cursor.thread < 0) {
       // Before its THREAD_BEGIN a ring's events belong to no trace thread.
-      head += SlotInlineSize(word) == 0 && IsPlainAccess(kind) ? 2 : 1;
+      head += SlotsOfEvent(word);
     } else {
       head =
           AppendInTurnRun(cursor, head, std::min(tail, published + kHeadPublishSlots), stamp_limit);
