@@ -1,7 +1,9 @@
 // `pecan dump`: prints a trace (.pecan or STD) one event per line, or a clip step by step, as
 // text, STD or JSON lines; other file types by the dumper registered for their magic.
 #include <iostream>
+#include <memory>
 
+#include "analyzer/symbolizer.h"
 #include "cli/command.h"
 #include "schedgen/clip_dump.h"
 #include "trace_format/error.h"
@@ -17,10 +19,12 @@ constexpr const char* kDumpHelp = R"(Prints every event of a trace, one per line
 
 Formats (--format):
   text  (default) index, thread, kind, target and site, e.g.
-            12  T1     atomic_store   0x601080 (counter) size 8 release  @ app+0x1234
-        Addresses are hex, with the variable's name when the trace knows it; flags are decoded
-        (memory order, `try` for trylock, `timed-out` for waits); sites are module+0xOFFSET, or
-        `loc N` for traces imported from STD.
+            12  T1     atomic_store   0x601080 (counter) size 8 release  @ app.c:31 (push)
+        Addresses are hex, with the global variable's name when the program's symbol table (or
+        the trace) has it; flags are decoded (memory order, `try` for trylock, `timed-out` for
+        waits); sites are file:line (function) from the modules' debug information, else
+        module+0xOFFSET (the module was rebuilt, stripped or is gone), or `loc N` for traces
+        imported from STD.
   std   the STD text format (THREAD|OP(TARGET)|LOCATION), exactly what `pecan convert` writes;
         add --strict-std for plain STD without pecan's extensions.
   json  JSON lines: a {"type":"header"} object, one {"type":"event"} object per event
@@ -72,7 +76,14 @@ int RunDump(const std::string& path, const std::string& format_name, bool strict
   TraceDumpOptions options;
   options.format = format;
   options.strict_std = strict_std;
-  options.describer = DefaultSiteDescriberFactory();
+  // Sites as file:line (function) and globals by name, from the modules' debug information and
+  // symbol tables where they are still there (module+offset otherwise).
+  options.symbols = [](const Trace& tables) {
+    auto symbolizer = std::make_shared<Symbolizer>(tables);
+    return DumpSymbols{
+        [symbolizer](SiteId site) { return symbolizer->Describe(site); },
+        [symbolizer](uint64_t address) { return symbolizer->NameOfAddress(address); }};
+  };
   switch (DetectTraceFileKind(path)) {
     case TraceFileKind::kPecan: {
       TraceReader reader(path);

@@ -40,7 +40,26 @@ size_t ThreadColumnWidth(const Trace& tables) {
   return width;
 }
 
-std::string AddressText(const AddressNameIndex& names, uint64_t address) {
+// The name of an address: from the symbols' namer when there is one, else from the trace's
+// name table.
+class Namer {
+ public:
+  // `symbolic` may be null or empty.
+  Namer(const AddressNameIndex& table, const AddressNamer* symbolic)
+      : table_(table), symbolic_(symbolic != nullptr && *symbolic ? symbolic : nullptr) {}
+  bool AppendName(std::string& out, uint64_t address) const {
+    if (symbolic_ == nullptr) return table_.AppendName(out, address);
+    std::optional<std::string> name = (*symbolic_)(address);
+    if (name) out += *name;
+    return name.has_value();
+  }
+
+ private:
+  const AddressNameIndex& table_;
+  const AddressNamer* symbolic_;
+};
+
+std::string AddressText(const Namer& names, uint64_t address) {
   std::string text = Hex(address);
   std::string name;
   if (names.AppendName(name, address)) text += " (" + name + ")";
@@ -48,7 +67,7 @@ std::string AddressText(const AddressNameIndex& names, uint64_t address) {
 }
 
 // The kind-specific part of an event line: its target and decoded size and flags.
-std::string TargetText(const Trace& tables, const AddressNameIndex& names, const Event& e) {
+std::string TargetText(const Trace& tables, const Namer& names, const Event& e) {
   auto order = [&e] { return std::string(MemoryOrderName(static_cast<MemoryOrder>(e.flags))); };
   switch (e.kind) {
     case EventKind::kRead:
@@ -160,9 +179,8 @@ nlohmann::json TablesJson(const Trace& tables, bool complete, const SiteDescribe
           {"exit", exit},       {"dropped_events", tables.meta.dropped_events}};
 }
 
-void AppendEventText(std::string& out, const Trace& tables, const AddressNameIndex& names,
-                     size_t thread_width, const Event& e, EventIndex index,
-                     const SiteDescriber& describe) {
+void AppendEventText(std::string& out, const Trace& tables, const Namer& names, size_t thread_width,
+                     const Event& e, EventIndex index, const SiteDescriber& describe) {
   char head[32];
   std::snprintf(head, sizeof head, "%10llu  ", static_cast<unsigned long long>(index));
   out += head;
@@ -179,7 +197,7 @@ void AppendEventText(std::string& out, const Trace& tables, const AddressNameInd
   }
 }
 
-std::string EventJson(const AddressNameIndex& names, const Event& e, EventIndex index,
+std::string EventJson(const Namer& names, const Event& e, EventIndex index,
                       const SiteDescriber& describe) {
   nlohmann::json j = {
       {"type", "event"},          {"index", index},      {"thread", e.thread},
@@ -196,11 +214,6 @@ std::string EventJson(const AddressNameIndex& names, const Event& e, EventIndex 
 std::vector<FileDumper>& DumperRegistry() {
   static std::vector<FileDumper> registry;
   return registry;
-}
-
-SiteDescriberFactory& DescriberFactory() {
-  static SiteDescriberFactory factory;
-  return factory;
 }
 
 }  // namespace
@@ -221,14 +234,16 @@ std::string DescribeSiteRaw(const std::vector<SiteInfo>& sites,
 std::string FormatEventText(const Trace& tables, const Event& e, EventIndex index,
                             const SiteDescriber& describe) {
   std::string line;
-  AppendEventText(line, tables, AddressNameIndex(tables.names), ThreadColumnWidth(tables), e, index,
+  const AddressNameIndex table(tables.names);
+  AppendEventText(line, tables, Namer(table, nullptr), ThreadColumnWidth(tables), e, index,
                   describe);
   return line;
 }
 
 std::string FormatEventJson(const Trace& tables, const Event& e, EventIndex index,
                             const SiteDescriber& describe) {
-  return EventJson(AddressNameIndex(tables.names), e, index, describe);
+  const AddressNameIndex table(tables.names);
+  return EventJson(Namer(table, nullptr), e, index, describe);
 }
 
 namespace {
@@ -240,8 +255,9 @@ using EventVisitor = std::function<void(const Event&, EventIndex)>;
 void DumpEvents(const Trace& tables, bool complete,
                 const std::function<void(const EventVisitor&)>& for_each_event, std::ostream& out,
                 const TraceDumpOptions& options) {
-  SiteDescriber describe;
-  if (options.describer) describe = options.describer(tables);
+  DumpSymbols symbols;
+  if (options.symbols) symbols = options.symbols(tables);
+  SiteDescriber describe = std::move(symbols.describe_site);
   if (!describe)
     describe = [&tables](SiteId s) { return DescribeSiteRaw(tables.sites, tables.modules, s); };
 
@@ -249,7 +265,8 @@ void DumpEvents(const Trace& tables, bool complete,
   if (options.format == DumpFormat::kStd)
     std_exporter = std::make_unique<StdExporter>(tables.threads, tables.sites, tables.names,
                                                  StdExportOptions{options.strict_std});
-  AddressNameIndex names(tables.names);
+  const AddressNameIndex name_table(tables.names);
+  const Namer names(name_table, &symbols.name_address);
   const size_t thread_width = ThreadColumnWidth(tables);
   std::string buffer;
   auto flush = [&] {
@@ -359,13 +376,6 @@ void RegisterFileDumper(FileDumper dumper) {
 }
 const std::vector<FileDumper>& FileDumpers() {
   return DumperRegistry();
-}
-
-void SetDefaultSiteDescriberFactory(SiteDescriberFactory factory) {
-  DescriberFactory() = std::move(factory);
-}
-const SiteDescriberFactory& DefaultSiteDescriberFactory() {
-  return DescriberFactory();
 }
 
 }  // namespace pecan

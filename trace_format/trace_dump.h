@@ -1,9 +1,11 @@
 // What `pecan dump` prints for a trace — one line per event as text, STD or JSON — and the
-// hooks other parts use to extend it (symbolized sites, other file types such as clips).
+// hooks other parts use to extend it (symbolized sites and names, other file types such as
+// clips).
 #pragma once
 
 #include <functional>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,13 +20,23 @@ enum class DumpFormat { kText, kStd, kJson };
 // Describes a site for humans. The default gives "libfoo.so+0x1a2b" (module file name and
 // offset) or "loc 34" for STD sites; the analyzer's Symbolizer gives "file.c:12 (func)".
 using SiteDescriber = std::function<std::string(SiteId)>;
-// Makes a describer for a trace's tables (the Trace passed holds tables only, no events).
-using SiteDescriberFactory = std::function<SiteDescriber(const Trace& tables)>;
+// Names an address ("counter", "table+16"), or nullopt. The default looks in the trace's name
+// table; the analyzer's Symbolizer also knows the modules' global variables.
+using AddressNamer = std::function<std::optional<std::string>(uint64_t)>;
+
+// What a symbolizer adds to a dump. Either may be empty: then the default above is used.
+struct DumpSymbols {
+  SiteDescriber describe_site;
+  AddressNamer name_address;
+};
+// Makes the symbols for a trace's tables (the Trace passed holds tables only, no events, and
+// outlives what is made).
+using DumpSymbolsFactory = std::function<DumpSymbols(const Trace& tables)>;
 
 struct TraceDumpOptions {
   DumpFormat format = DumpFormat::kText;
-  bool strict_std = false;         // --format std: plain STD only
-  SiteDescriberFactory describer;  // empty: the raw module+offset description
+  bool strict_std = false;     // --format std: plain STD only
+  DumpSymbolsFactory symbols;  // empty: module+offset sites, names from the trace only
 };
 
 // Streams the whole trace to `out` in the chosen format. Text and JSON are described in
@@ -53,9 +65,5 @@ struct FileDumper {
 };
 void RegisterFileDumper(FileDumper dumper);
 const std::vector<FileDumper>& FileDumpers();
-
-// Installs the describer `pecan dump` uses for sites (the analyzer's symbolizer, when linked).
-void SetDefaultSiteDescriberFactory(SiteDescriberFactory factory);
-const SiteDescriberFactory& DefaultSiteDescriberFactory();
 
 }  // namespace pecan

@@ -2,6 +2,7 @@
 // as counter.c, the marked line, function AddOne, and its address as the global's name — for a
 // gcc build and for a clang build (DWARF 5 without .debug_aranges).
 #include <catch2/catch.hpp>
+#include <sstream>
 #include <string>
 
 #include "analyzer/symbolizer.h"
@@ -39,4 +40,34 @@ TEST_CASE("symbolizer resolves a recorded write to its source line, function and
     ++matching_writes;
   }
   CHECK(matching_writes == 2000);
+}
+
+TEST_CASE("pecan dump shows a recorded write's source line, function and variable",
+          "[symbolizer][dump]") {
+  TempDir scratch("dump-symbols");
+  std::string trace_path = scratch / "t.pecan";
+  CommandResult run = RunCommand(Quote(kPecan) + " record -o " + Quote(trace_path) + " -- " +
+                                     Quote(InstrumentedCounter("gcc")),
+                                 scratch);
+  REQUIRE(run.exit_code == 0);
+  const unsigned marked_line = LineOf(kProgramsDir + "/counter.c", "SITE: counter-write");
+  REQUIRE(marked_line > 0);
+  const std::string where = "counter.c:" + std::to_string(marked_line) + " (AddOne)";
+
+  CommandResult text = RunCommand(Quote(kPecan) + " dump " + Quote(trace_path), scratch);
+  REQUIRE(text.exit_code == 0);
+  size_t symbolized_writes = 0;
+  std::istringstream lines(text.out);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find(" write ") != std::string::npos &&
+        line.find("(shared_counter)") != std::string::npos && line.find(where) != std::string::npos)
+      ++symbolized_writes;
+  }
+  CHECK(symbolized_writes == 2000);
+
+  CommandResult json =
+      RunCommand(Quote(kPecan) + " dump --format json " + Quote(trace_path), scratch);
+  REQUIRE(json.exit_code == 0);
+  CHECK_THAT(json.out,
+             Catch::Contains("\"name\":\"shared_counter\"") && Catch::Contains(where + "\""));
 }

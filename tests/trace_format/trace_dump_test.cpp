@@ -114,14 +114,22 @@ TEST_CASE("dump decodes flags and describes recorded sites", "[dump]") {
   CHECK_THAT(lines[6], Catch::Contains("wait           0x8000 timed-out"));
   CHECK_THAT(lines[7], Catch::Contains("kind77"));
 
-  // A symbolizer plugs in through the describer factory.
+  // A symbolizer plugs in through the symbols factory: sites and names.
   TraceDumpOptions symbolized;
-  symbolized.describer = [](const Trace& tables) {
-    return [&tables](SiteId s) { return "file.c:" + std::to_string(tables.sites[s].offset); };
+  symbolized.symbols = [](const Trace& tables) {
+    return DumpSymbols{
+        [&tables](SiteId s) { return "file.c:" + std::to_string(tables.sites[s].offset); },
+        [](uint64_t address) -> std::optional<std::string> {
+          if (address == 0x7000) return "queue_lock";
+          return std::nullopt;
+        }};
   };
   std::ostringstream with_lines;
   DumpTrace(t, with_lines, symbolized);
   CHECK_THAT(with_lines.str(), Catch::Contains("@ file.c:4660"));
+  CHECK_THAT(with_lines.str(), Catch::Contains("0x7000 (queue_lock) try"));
+  // The symbols' namer replaces the trace's name table (a symbolizer consults both).
+  CHECK_THAT(with_lines.str(), !Catch::Contains("(table+16)"));
 }
 
 TEST_CASE("trace files are recognized by magic, extension or first line", "[dump]") {
