@@ -93,10 +93,10 @@ void Record(const HuntOptions& options, const std::string& trace_path,
   ChildResult result = RunChild(spec);
   const std::string ended = result.exited ? "exit status " + std::to_string(result.exit_status)
                                           : "killed by signal " + std::to_string(result.signal);
-  if (!fs::exists(trace_path)) {
-    // `pecan record` says why in one "pecan: error: record: ..." line (not built for recording,
-    // say); the program's own output may surround it.
-    std::string why = LastPecanError(log_path);
+  // `pecan record` says why a recording is unusable in one "pecan: error: record: ..." line (not
+  // built for recording, no events, say); the program's own output may surround it.
+  std::string why = LastPecanError(log_path);
+  if (!fs::exists(trace_path) || !why.empty()) {
     if (why.rfind("record: ", 0) == 0) why.erase(0, 8);
     if (why.empty()) why = "the recording left no trace (" + ended + ")";
     throw PecanError("hunt: cannot record " + options.command.front() + ": " + why +

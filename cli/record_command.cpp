@@ -149,13 +149,14 @@ std::string HumanBytes(uint64_t bytes) {
   return text;
 }
 
+// Why the trace at `trace_path` cannot be analyzed ("" when it can): missing, unreadable or
+// without a single event. `pecan record` never reports such a recording as a success.
+// Unless quiet, says what the trace holds:
 // "pecan: recorded 1234 events of 5 threads in 0.523 s into FILE (12 KiB, 0.9 bytes/event)".
-void ReportTrace(const std::string& trace_path, double seconds) {
+std::string CheckTrace(const std::string& trace_path, double seconds, bool quiet) {
   if (!std::filesystem::exists(trace_path)) {
-    std::cerr
-        << "pecan: warning: the program left no trace at " << trace_path
-        << " (did it replace itself with exec, or was it killed before the runtime started?)\n";
-    return;
+    return "the program left no trace at " + trace_path +
+           " (did it replace itself with exec, or was it killed before the runtime started?)";
   }
   try {
     TraceReader reader(trace_path);
@@ -168,24 +169,33 @@ void ReportTrace(const std::string& trace_path, double seconds) {
       EventBatch batch;
       while (reader.Next(batch)) events += batch.count();
     }
-    for (const std::string& warning : reader.warnings())
-      std::cerr << "pecan: warning: " << warning << "\n";
-    char rate[64];
-    std::snprintf(rate, sizeof rate, "%.3f s", seconds);
-    char per_event[64];
-    std::snprintf(
-        per_event, sizeof per_event, "%.2f bytes/event",
-        events ? static_cast<double>(reader.file_bytes()) / static_cast<double>(events) : 0.0);
-    std::cerr << "pecan: recorded " << events << " events of " << reader.threads().size()
-              << " threads in " << rate << " into " << trace_path << " ("
-              << HumanBytes(reader.file_bytes()) << ", " << per_event << ")\n";
-    if (reader.meta().dropped_events > 0) {
-      std::cerr << "pecan: warning: the runtime dropped " << reader.meta().dropped_events
-                << " events; the trace is incomplete\n";
+    if (!quiet) {
+      for (const std::string& warning : reader.warnings())
+        std::cerr << "pecan: warning: " << warning << "\n";
+      char rate[64];
+      std::snprintf(rate, sizeof rate, "%.3f s", seconds);
+      char per_event[64];
+      std::snprintf(
+          per_event, sizeof per_event, "%.2f bytes/event",
+          events ? static_cast<double>(reader.file_bytes()) / static_cast<double>(events) : 0.0);
+      std::cerr << "pecan: recorded " << events << " events of " << reader.threads().size()
+                << " threads in " << rate << " into " << trace_path << " ("
+                << HumanBytes(reader.file_bytes()) << ", " << per_event << ")\n";
+      if (reader.meta().dropped_events > 0) {
+        std::cerr << "pecan: warning: the runtime dropped " << reader.meta().dropped_events
+                  << " events; the trace is incomplete\n";
+      }
     }
+    if (events == 0) {
+      return "the trace at " + trace_path + " holds no events" +
+             (reader.footer_event_count()
+                  ? std::string(" (the program ended before its first thread was recorded)")
+                  : std::string(" (it ends before its first chunk: the program was killed or "
+                                "the runtime could not finish writing it)"));
+    }
+    return "";
   } catch (const PecanError& e) {
-    std::cerr << "pecan: warning: the trace at " << trace_path << " cannot be read: " << e.what()
-              << "\n";
+    return "the trace at " + trace_path + " cannot be read: " + e.what();
   }
 }
 
@@ -218,7 +228,8 @@ int RunRecord(const RecordOptions& options) {
                  MergedEnvironment(RuntimeEnvironment(options, absolute_pattern)), pid, seconds);
   std::string trace_path = ExpandTracePattern(pattern, pid, program);
 
-  if (!options.quiet) ReportTrace(trace_path, seconds);
+  const std::string unusable = CheckTrace(trace_path, seconds, options.quiet);
+  if (!unusable.empty()) std::cerr << "pecan: error: record: " << unusable << "\n";
   if (WIFSIGNALED(status)) {
     int signal_number = WTERMSIG(status);
     std::cerr << "pecan: " << options.command.front() << " was killed by "
@@ -226,6 +237,8 @@ int RunRecord(const RecordOptions& options) {
               << (WCOREDUMP(status) ? ", core dumped" : "") << "\n";
     return 128 + signal_number;
   }
+  // A program that ended normally but left nothing to analyze: the recording failed.
+  if (!unusable.empty() && WIFEXITED(status) && WEXITSTATUS(status) == 0) return 2;
   return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 }
 
@@ -248,9 +261,10 @@ std::function<int()> SetupRecord(CLI::App& app) {
       ->check(CLI::IsMember({"drop", "all"}));
   app.add_option("--chunk-events", options->chunk_events, "Events per trace chunk (default 65536)")
       ->check(CLI::Range(1u, 1u << 26));
-  app.add_option("--zstd-level", options->zstd_level,
-                 "zstd compression level of the chunks (default 1: the trace writer shares the CPU with "
-                 "the program; `pecan convert --zstd-level 19` shrinks a trace afterwards)")
+  app.add_option(
+         "--zstd-level", options->zstd_level,
+         "zstd compression level of the chunks (default 1: the trace writer shares the CPU with "
+         "the program; `pecan convert --zstd-level 19` shrinks a trace afterwards)")
       ->check(CLI::Range(-7, 22));
   app.add_option("--fork", options->fork_policy,
                  "What a forked child of the program does: stop (record nothing, default) or "

@@ -1,5 +1,6 @@
 // `pecan replay`: option parsing and the order of things — check the clip and the program, run
 // the program under the replay runtime (or gdb), then print the verdict (cli/replay_*.h).
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -69,6 +70,20 @@ struct ReplayCliOptions {
   std::vector<std::string> command;
 };
 
+// The program shares pecan's stdout and may have left its last line unfinished. When stdout is
+// a file (hunt and triage send it to a log), the --json object must still start a line of its
+// own, or a reader looking for the line that starts with '{' finds none.
+void StartJsonOnItsOwnLine() {
+  std::cout.flush();
+  const off_t end = ::lseek(STDOUT_FILENO, 0, SEEK_CUR);
+  if (end <= 0) return;  // a terminal or pipe (nothing to look back at), or an empty file
+  const int reader = ::open("/proc/self/fd/1", O_RDONLY | O_CLOEXEC);
+  if (reader < 0) return;
+  char last = '\n';
+  if (::pread(reader, &last, 1, end - 1) == 1 && last != '\n') std::cout << '\n';
+  ::close(reader);
+}
+
 int Replay(ReplayCliOptions options) {
   // With positionals_at_end, CLI11 2.1 keeps a "--" that follows the clip as the first word.
   if (!options.command.empty() && options.command.front() == "--")
@@ -120,6 +135,7 @@ int Replay(ReplayCliOptions options) {
     verdict.reason = "gdb ended before the runtime wrote a verdict";
   }
   if (options.json) {
+    StartJsonOnItsOwnLine();
     PrintVerdictJson(std::cout, verdict, clip, anomaly, race_reversed, options.clip_path);
   } else if (verdict.verdict == "error") {
     std::cerr << "pecan: error: replay: " << verdict.reason << "\n";
@@ -134,7 +150,10 @@ int RunReplay(const ReplayCliOptions& options) {
     return Replay(options);
   } catch (const PecanError& e) {
     // Tools reading --json get an object for every outcome; the error line follows on stderr.
-    if (options.json) PrintErrorJson(std::cout, e.what(), options.clip_path);
+    if (options.json) {
+      StartJsonOnItsOwnLine();
+      PrintErrorJson(std::cout, e.what(), options.clip_path);
+    }
     throw;
   }
 }

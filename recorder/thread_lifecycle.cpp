@@ -9,6 +9,8 @@
 
 #include <atomic>
 
+extern "C" void* __libc_stack_end;  // glibc (ld.so): where argc lay at process start
+
 #include "recorder/replay_bridge.h"
 #include "recorder/runtime.h"
 #include "recorder/thread_handle_map.h"
@@ -28,6 +30,18 @@ char second_round_marker;
 constexpr size_t kAltStackBytes = 64 * 1024;  // room for the fatal-signal handler
 thread_local void* alt_stack __attribute__((tls_model("initial-exec"))) = nullptr;
 
+// The main thread's stack as glibc reports it ends at the end of the page that holds
+// __libc_stack_end, the address of argc at process start. Above argc lie argv, envp, the
+// auxiliary vector and their strings: the process's arguments, not frames. How much of them
+// shares that page moves with address randomization and the size of the environment, so a
+// stack filter that ended there would record the program reading its arguments in one run and
+// not in the next. The main thread's stack ends at argc instead.
+// (A thread that forked is its child's only thread, with its own stack: argc is not in it.)
+uint64_t StackEndBelowArguments(uint64_t low, uint64_t reported_end) {
+  const auto argc_at = reinterpret_cast<uint64_t>(__libc_stack_end);
+  return argc_at > low && argc_at < reported_end ? argc_at : reported_end;
+}
+
 void ComputeStack(ThreadState& t) {
   pthread_attr_t attr;
   if (pthread_getattr_np(pthread_self(), &attr) != 0) return;
@@ -35,7 +49,7 @@ void ComputeStack(ThreadState& t) {
   size_t bytes = 0;
   if (pthread_attr_getstack(&attr, &low, &bytes) == 0) {
     t.stack_lo = reinterpret_cast<uint64_t>(low);
-    t.stack_bytes = bytes;
+    t.stack_bytes = StackEndBelowArguments(t.stack_lo, t.stack_lo + bytes) - t.stack_lo;
   }
   pthread_attr_destroy(&attr);
 }
@@ -110,6 +124,7 @@ bool AttachCurrentThread(uint32_t serial, uint64_t entry_pc) {
   t.entry_pc = entry_pc;
   t.tid = gettid();
   t.ignore_depth = 0;
+  t.recording_over = false;
   ComputeStack(t);
   t.stack_filter_bytes = Config().stack_accesses ? 0 : t.stack_bytes;
   // Without its table (out of memory) the thread records every repeat: slower, still right.
@@ -168,7 +183,7 @@ void IgnoreAccessesBegin() {
 void IgnoreAccessesEnd() {
   ThreadState& t = tls_thread;
   if (t.ignore_depth == 0) return;
-  if (--t.ignore_depth == 0 && (t.open_gates & kGateEvents)) {
+  if (--t.ignore_depth == 0 && (t.open_gates & kGateEvents) && !t.recording_over) {
     t.open_gates |= kGateAccesses;
     t.gates |= kGateAccesses;
   }

@@ -70,6 +70,11 @@ void RecordAccessSlow(EventKind kind, uint64_t addr, uint64_t size, uint64_t pc)
   t.gates = saved;
 }
 
+void StopRecordingAccesses(ThreadState& t) {
+  t.recording_over = true;
+  t.open_gates &= ~(kGateAccesses | kGateFuncs);
+}
+
 bool BeginStamped(ThreadState& t, uint32_t& saved_gates) {
   saved_gates = t.gates;
   t.gates = 0;
@@ -98,8 +103,10 @@ void CommitStamped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t targe
   if (IsSyncObjectKind(kind)) {
     // The object's own sequence. Numbers are taken only while recording is open (see
     // object_sequences.h); after the end the event is not wanted.
-    if (recording_closed.load(std::memory_order_relaxed)) [[unlikely]]
+    if (recording_closed.load(std::memory_order_relaxed)) [[unlikely]] {
+      StopRecordingAccesses(t);
       return;
+    }
     const uint32_t sequence = SyncSequenceFor(target);
     order = PackSequenceOrder(
         sequence,
@@ -115,6 +122,7 @@ void CommitStriped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t targe
   AtomicStripe& stripe = atomic_stripes[stripe_index];
   if (stripe.closed || recording_closed.load(std::memory_order_relaxed)) [[unlikely]] {
     stripe.closed = true;
+    StopRecordingAccesses(t);
     return;
   }
   const uint64_t number = stripe.numbered.load(std::memory_order_relaxed);

@@ -46,6 +46,9 @@ struct ThreadState {
   uint32_t ignore_depth = 0;
   uint32_t func_depth = 0;  // recorded FUNC_ENTRYs not yet exited
   pid_t tid = 0;
+  // Set when one of the thread's synchronization events came after the end of the recording
+  // and went unrecorded: its accesses stop too (StopRecordingAccesses).
+  bool recording_over = false;
 };
 
 // constinit: no TLS wrapper call on each access (the state is zero-initialized).
@@ -162,8 +165,14 @@ void CommitStriped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t targe
                    uint64_t pc, uint32_t stripe_index);
 inline void EndStamped(ThreadState& t, uint32_t saved_gates) {
   CompilerBarrier();
-  t.gates = saved_gates;
+  t.gates = t.recording_over ? saved_gates & t.open_gates : saved_gates;
 }
+
+// After the end of the recording a thread's synchronization events go unrecorded (their
+// sequences stop numbering). Its accesses must stop with them, or the trace would hold accesses
+// made under a lock whose LOCK is missing, and the analysis would see them unprotected. Called
+// by the thread itself when the first of its events is dropped for that reason.
+void StopRecordingAccesses(ThreadState& t);
 
 // The choke point for every synchronization-like event: takes the next global stamp and
 // appends it. Callers invoke it while the synchronization is held (after acquiring, before

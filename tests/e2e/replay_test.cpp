@@ -65,10 +65,12 @@ Replay RunReplay(const std::string& clip, const std::string& program, const std:
 }
 
 // Records `program` and writes the clip of its whole recorded run; returns the clip's path.
-std::string RecordedRunClip(const std::string& program, const std::string& dir) {
+std::string RecordedRunClip(const std::string& program, const std::string& dir,
+                            const std::vector<std::string>& program_args = {}) {
   const std::string trace = dir + "/trace.pecan";
-  e2e::PecanRun record =
-      e2e::RunPecan({"record", "-q", "-o", trace, "--", program}, dir + "/record.log");
+  std::vector<std::string> arguments = {"record", "-q", "-o", trace, "--", program};
+  arguments.insert(arguments.end(), program_args.begin(), program_args.end());
+  e2e::PecanRun record = e2e::RunPecan(arguments, dir + "/record.log");
   INFO(record.output);
   REQUIRE(ExitStatus(record) == 0);
   e2e::PecanRun clips =
@@ -532,9 +534,10 @@ TEST_CASE("a replay whose schedule waits for a sleeping thread ends by its time 
           "[e2e][replay][timeout]") {
   const std::string dir = e2e::FreshDirectory("replay-time-bound");
   const std::string program = TestProgram("sleep_then_write");
-  // Recorded without sleeping; replayed with a 60 s sleep before main's last write, which the
-  // schedule needs next.
-  const std::string clip = RecordedRunClip(program, dir);
+  // Recorded with a sleep of 0 s; replayed with a 60 s sleep before main's last write, which the
+  // schedule needs next. (Both runs read argv[1]: the program's reads of its arguments are
+  // recorded, so a run with fewer arguments would diverge right there.)
+  const std::string clip = RecordedRunClip(program, dir, {"0"});
   Replay replay = RunReplay(clip, program, dir + "/replay.log", {"--timeout", "2"}, {"60"});
   INFO(replay.output);
   CHECK(replay.exit_status == 3);
@@ -548,7 +551,7 @@ TEST_CASE("a replay whose schedule waits for a sleeping thread ends by its time 
   CHECK(replay.seconds < 2 + 5);
 
   // Without the sleep the same clip is followed to its end.
-  Replay quick = RunReplay(clip, program, dir + "/quick.log", {"--timeout", "10"});
+  Replay quick = RunReplay(clip, program, dir + "/quick.log", {"--timeout", "10"}, {"0"});
   INFO(quick.output);
   CHECK(quick.exit_status == 0);
   CHECK(quick.verdict["verdict"] == "followed");

@@ -1,5 +1,5 @@
 /* main sleeps for argv[1] seconds (default none) before its last write of `counter`; the sleep
-   is not instrumented. Recorded without an argument and replayed with a long sleep under a short
+   is not instrumented. Recorded with 0 and replayed with a long sleep under a short
    --timeout, the clip needs main's write next while main sleeps: the replay must end by its time
    bound, soon after it, not when the sleep ends. */
 #include <pthread.h>
