@@ -63,7 +63,7 @@ void PrepareOutput(const std::string& dir) {
   for (const char* leaf :
        {"trace.pecan", "report.json", "report.sarif", "verdicts.json", "record.log"})
     fs::remove(fs::path(dir) / leaf, error);
-  for (const char* sub : {"clips", "replays"}) {
+  for (const char* sub : {"clips", "replays", "failures"}) {
     fs::remove_all(fs::path(dir) / sub, error);
     fs::create_directories(fs::path(dir) / sub, error);
   }
@@ -108,7 +108,8 @@ void Record(const HuntOptions& options, const std::string& trace_path,
     std::cout << "pecan hunt: note: the recorded run itself failed\n";
 }
 
-void PrintFinding(size_t number, const SummaryFinding& finding) {
+void PrintFinding(size_t number, const SummaryFinding& finding,
+                  const std::vector<std::string>& command) {
   std::string variable;
   for (const auto& event : finding.events)
     if (variable.empty() && !event.variable.empty()) variable = event.variable;
@@ -123,13 +124,23 @@ void PrintFinding(size_t number, const SummaryFinding& finding) {
                       ? " (signal " + std::to_string(finding.verdict.signal) + ")"
                       : "")
               << "]";
+  } else if (finding.verdict.outcome == "exposed") {
+    std::cout << "  [its replay made the program fail: " << finding.verdict.failure << "]";
   }
   std::cout << "\n";
   for (const auto& event : finding.events) {
     std::cout << "     " << event.thread_name << " " << event.kind << "  " << event.site.text
               << "\n";
   }
+  if (finding.verdict.outcome == "exposed")
+    std::cout << "   what happened: " << finding.verdict.reason << "\n";
+  else if (!finding.verdict.failure_message.empty())
+    std::cout << "   then: " << finding.verdict.failure_message << "\n";
   if (!finding.replay_command.empty()) std::cout << "   replay: " << finding.replay_command << "\n";
+  if (!finding.verdict.failure_clip.empty()) {
+    std::cout << "   reproduce the failure: "
+              << ReplayCommandLine(finding.verdict.failure_clip, command) << "\n";
+  }
 }
 
 int RunHunt(const HuntOptions& options) {
@@ -184,16 +195,20 @@ int RunHunt(const HuntOptions& options) {
   RunJobs(with_clip.size(), options.jobs, [&](size_t n) {
     SummaryFinding& finding = findings[with_clip[n]];
     std::string log = (fs::path(dir) / "replays" / (finding.id + ".log")).string();
-    finding.verdict = ReplayClip(finding.clip_path, options.command, options.timeout, log);
+    const std::string failure_clip = (fs::path(dir) / "failures" / (finding.id + ".clip")).string();
+    finding.verdict =
+        ReplayClip(finding.clip_path, options.command, options.timeout, log, failure_clip);
   });
 
   std::stable_sort(findings.begin(), findings.end(), SummaryOrder);
-  size_t confirmed = 0, refuted = 0, errors = 0, no_clip = 0;
+  size_t confirmed = 0, exposed = 0, refuted = 0, errors = 0, no_clip = 0;
   for (const auto& f : findings) {
     if (f.clip_path.empty())
       no_clip++;
     else if (f.verdict.outcome == "hatched")
       confirmed++;
+    else if (f.verdict.outcome == "exposed")
+      exposed++;
     else if (f.verdict.outcome == "infeasible")
       refuted++;
     else
@@ -208,6 +223,7 @@ int RunHunt(const HuntOptions& options) {
       {"counts",
        {{"predicted", findings.size()},
         {"confirmed", confirmed},
+        {"exposed", exposed},
         {"refuted", refuted},
         {"no_clip", no_clip},
         {"replay_errors", errors}}},
@@ -224,7 +240,14 @@ int RunHunt(const HuntOptions& options) {
     std::cout << "CONFIRMED by replay (" << confirmed << "):\n";
     size_t number = 0;
     for (const auto& f : findings)
-      if (f.verdict.outcome == "hatched") PrintFinding(++number, f);
+      if (f.verdict.outcome == "hatched") PrintFinding(++number, f, options.command);
+  }
+  if (exposed > 0) {
+    // Refuted as predicted, yet the replay, kept serialized to the end, made the program fail.
+    std::cout << "\nFAILED in replay, though not as predicted (" << exposed << "):\n";
+    size_t number = 0;
+    for (const auto& f : findings)
+      if (f.verdict.outcome == "exposed") PrintFinding(++number, f, options.command);
   }
   std::cout << "\nRefuted by replay: " << Plural(refuted, "prediction")
             << " (the replay diverged from the recorded run, deadlocked or timed out)\n";
@@ -239,8 +262,8 @@ int RunHunt(const HuntOptions& options) {
         std::cout << "   " << f.id << ": " << f.verdict.reason << "\n";
   }
   std::cout << "\nDetails: " << dir
-            << "/verdicts.json (all verdicts), report.json, report.sarif, clips/\n";
-  if (confirmed > 0) return 1;
+            << "/verdicts.json (all verdicts), report.json, report.sarif, clips/, failures/\n";
+  if (confirmed > 0 || exposed > 0) return 1;
   return errors > 0 ? 2 : 0;
 }
 
@@ -278,9 +301,11 @@ std::function<int()> SetupHunt(CLI::App& app) {
   app.positionals_at_end();
   app.footer(
       "Runs record, analyze, clips and replay in one go. Exit status: 1 when at least one\n"
-      "finding was confirmed by replay, 0 when none was, 2 on errors. Example:\n"
+      "finding was confirmed by replay or a replay made the program fail, 0 when none was,\n"
+      "2 on errors. Example:\n"
       "  pecan-cc -g -pthread app.c -o app && pecan hunt -o out -- ./app input.txt\n"
-      "Every confirmed finding comes with the `pecan replay` command that reproduces it.");
+      "Every confirmed finding comes with the `pecan replay` command that reproduces it; when\n"
+      "the program failed, with the failure clip (failures/) that fails the same way every time.");
   return [options] { return RunHunt(*options); };
 }
 

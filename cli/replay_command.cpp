@@ -35,18 +35,31 @@ constexpr const char* kReplayFooter = R"(What replay needs from you:
 
 Verdicts (exit status):
   hatched     (0)  the predicted anomaly's events ran in the predicted order on one location:
-                   the anomaly is real. The program then runs on freely; if it crashes, fails an
-                   assertion or exits non-zero, the verdict says so (`failure`).
+                   the anomaly is real. The run then goes on, still one thread at a time, under
+                   choices drawn from --seed, to its end; if the program crashes, fails an
+                   assertion, exits with another status than --expect-exit, deadlocks or does
+                   not end within --timeout, the verdict says so (`failure`).
   followed    (0)  a clip without anomaly events (`pecan clips --recorded`: the whole recorded
-                   run) was followed to its last step; nothing was predicted, so nothing hatched.
-                   `failure` as for hatched.
-  infeasible  (3)  the prediction is refuted: a thread took another path (divergence), every
-                   thread blocked (deadlock), or the time bound passed. The reason says which.
+                   run, or a failure clip) was followed to its last step; nothing was predicted,
+                   so nothing hatched. `failure` as for hatched.
+  exposed     (0)  the program failed before the clip was done: a thread took another path than
+                   the clip's (divergence) and the run, kept serialized to its end, then failed,
+                   or the program failed while following the clip. A real failure of a real
+                   schedule; the failure clip reproduces it.
+  infeasible  (3)  the prediction is refuted: a thread took another path (divergence) and the
+                   program then ended normally or not within the time bound, every thread
+                   blocked before the clip's end (deadlock), or the time bound passed. The
+                   reason says which.
   error       (2)  missing or damaged clip, program not found, a different build, a program not
                    built with pecan-cc / pecan-c++ / pecan_instrument().
 
+When the program fails, the schedule the run executed is written as a failure clip
+(--failure-clip, by default CLIP's name with .failure.clip): `pecan replay FAILURE-CLIP -- ...`
+fails the same way every time.
+
 --json prints one object: verdict, failure (null or "assertion" / "crashed" / "exit" /
-"timeout"), failure_message, reason, steps_executed, steps_total, finding_id, pattern, variant,
+"deadlock" / "timeout"), failure_message, divergence (null, or where a thread left the clip),
+failure_clip (null, or the path written), reason, steps_executed, steps_total, finding_id, pattern, variant,
 anomaly (the events: thread, kind, site; in the order the replay ran them), race_reversed (a
 race's two accesses ran in the order the recording did not show), exit_status (the program's own,
 null when it did not exit by itself: killed, or stopped by the replay), signal, signal_name,
@@ -67,8 +80,21 @@ struct ReplayCliOptions {
   bool gdb = false;
   bool quiet = false;
   std::string race_order = "reversed";
+  uint64_t seed = 0;
+  int expect_exit = 0;
+  std::string failure_clip;
   std::vector<std::string> command;
 };
+
+// Where the clip of a failing run goes: --failure-clip, else beside CLIP (x.clip ->
+// x.failure.clip). A clip that is itself a run's clip fails again the same way: no new one.
+std::string FailureClipPath(const ReplayCliOptions& options, const proto::Clip& clip) {
+  if (!options.failure_clip.empty()) return std::filesystem::absolute(options.failure_clip);
+  if (clip.generator().rfind("executed", 0) == 0) return "";
+  std::filesystem::path path = std::filesystem::absolute(options.clip_path);
+  if (path.extension() == ".clip") path.replace_extension();
+  return path.string() + ".failure.clip";
+}
 
 // The program shares pecan's stdout and may have left its last line unfinished. When stdout is
 // a file (hunt and triage send it to a log), the --json object must still start a line of its
@@ -112,6 +138,15 @@ int Replay(ReplayCliOptions options) {
       {"PECAN_REPLAY_TIMEOUT", runtime_bound}};
   if (options.quiet) environment["PECAN_QUIET"] = "1";
   environment["PECAN_REPLAY_RACE_ORDER"] = options.race_order;
+  environment["PECAN_REPLAY_SEED"] = std::to_string(options.seed);
+  environment["PECAN_EXPECT_EXIT"] = std::to_string(options.expect_exit);
+  const std::string failure_clip = FailureClipPath(options, clip);
+  if (!failure_clip.empty()) {
+    environment["PECAN_EXECUTED_CLIP"] = failure_clip;
+    // A failure clip from an earlier replay must not pass for this one's.
+    std::error_code ignored;
+    std::filesystem::remove(failure_clip, ignored);
+  }
 
   ChildEnd end;
   if (options.gdb) {
@@ -128,8 +163,8 @@ int Replay(ReplayCliOptions options) {
   const std::optional<proto::Verdict> runtime_verdict = ReadVerdict(verdict_path);
   ::unlink(verdict_path.c_str());
 
-  FinalVerdict verdict =
-      Conclude(runtime_verdict, end, clip, options.command.front(), options.timeout_seconds);
+  FinalVerdict verdict = Conclude(runtime_verdict, end, clip, options.command.front(),
+                                  options.timeout_seconds, options.expect_exit);
   if (options.gdb && verdict.verdict != "hatched" && !runtime_verdict) {
     verdict.verdict = "error";
     verdict.reason = "gdb ended before the runtime wrote a verdict";
@@ -174,6 +209,16 @@ std::function<int()> SetupReplay(CLI::App& app) {
                  "For a data race: run its two accesses in the order the recording did not show "
                  "(reversed, default: the one that can fail) or as recorded")
       ->check(CLI::IsMember({"reversed", "recorded"}));
+  app.add_option("--seed", options->seed,
+                 "Seed of the choices that keep the run serialized after the clip's last step or "
+                 "a divergence (default 0); the same clip and seed replay the same run");
+  app.add_option("--expect-exit", options->expect_exit,
+                 "The program's normal exit status (default 0); any other status is a failure")
+      ->check(CLI::Range(0, 255));
+  app.add_option("--failure-clip", options->failure_clip,
+                 "Where to write the clip of the run when the program fails (default: CLIP's "
+                 "name with .failure.clip)")
+      ->type_name("PATH");
   app.add_flag("-q,--quiet", options->quiet, "Silence warnings and the runtime's messages");
   app.add_option("command", options->command,
                  "The recorded program and its recorded arguments, after --")

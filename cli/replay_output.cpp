@@ -48,7 +48,7 @@ std::optional<uint32_t> StepThread(const proto::Clip& clip, uint64_t position) {
 }
 
 bool HasAnomaly(const proto::Clip& clip) {
-  return clip.finding().events_size() > 0;
+  return clip.anomaly_steps_size() > 0;
 }
 
 std::string JoinAnomaly(const std::vector<AnomalyEventText>& events) {
@@ -62,8 +62,15 @@ std::string JoinAnomaly(const std::vector<AnomalyEventText>& events) {
 
 // What happened after the anomaly formed (or the schedule ended), from the process's end.
 void DescribeFailure(const proto::Verdict& v, const ChildEnd& end, double timeout_seconds,
-                     FinalVerdict& result) {
+                     int expected_exit, FinalVerdict& result) {
   result.failure = v.failure();
+  if (!v.failure_message().empty() && !end.timed_out) {
+    // The runtime saw the failure itself (it keeps serializing the run to its end).
+    result.failure_message = v.failure_message();
+    const size_t then = result.reason.find("; then ");
+    if (result.failure == "assertion" && then != std::string::npos) result.reason.resize(then);
+    return;
+  }
   if (end.timed_out) {
     if (result.failure.empty()) result.failure = "timeout";
     result.failure_message = "the program did not end within " + SecondsText(timeout_seconds) +
@@ -78,7 +85,7 @@ void DescribeFailure(const proto::Verdict& v, const ChildEnd& end, double timeou
     } else {
       result.failure_message = "the program died of " + SignalName(end.signal);
     }
-  } else if (end.exited && end.exit_status != 0) {
+  } else if (end.exited && end.exit_status != expected_exit) {
     if (result.failure.empty() || result.failure == "exit") result.failure = "exit";
     result.failure_message = "the program exited with status " + std::to_string(end.exit_status);
   } else if (!result.failure.empty()) {
@@ -130,7 +137,8 @@ std::vector<AnomalyEventText> DescribeAnomaly(const proto::Clip& clip, bool race
 }
 
 FinalVerdict Conclude(const std::optional<proto::Verdict>& runtime_verdict, const ChildEnd& end,
-                      const proto::Clip& clip, const std::string& program, double timeout_seconds) {
+                      const proto::Clip& clip, const std::string& program, double timeout_seconds,
+                      int expected_exit) {
   FinalVerdict result;
   result.steps_total = static_cast<uint64_t>(clip.step_kind_size());
   result.signal = end.signal;
@@ -140,7 +148,8 @@ FinalVerdict Conclude(const std::optional<proto::Verdict>& runtime_verdict, cons
   const bool runtime_ended_it =
       end.exited && end.exit_status == kReplayStoppedExitStatus &&
       (!runtime_verdict || runtime_verdict->outcome() == proto::Verdict::INFEASIBLE ||
-       runtime_verdict->outcome() == proto::Verdict::ERROR);
+       runtime_verdict->outcome() == proto::Verdict::ERROR ||
+       runtime_verdict->failure() == "deadlock" || runtime_verdict->failure() == "timeout");
   if (end.exited && !runtime_ended_it) result.exit_status = end.exit_status;
 
   if (!runtime_verdict) {
@@ -165,11 +174,17 @@ FinalVerdict Conclude(const std::optional<proto::Verdict>& runtime_verdict, cons
   result.steps_executed = v.steps_executed();
   if (v.steps_total() != 0) result.steps_total = v.steps_total();
   result.reason = WithoutRepeatedCause(v.reason());
+  result.divergence = v.divergence();
+  result.failure_clip = v.failure_clip();
   switch (v.outcome()) {
     case proto::Verdict::HATCHED:
       // Without anomaly events there is nothing to hatch: the clip was followed to its end.
       result.verdict = HasAnomaly(clip) ? "hatched" : "followed";
-      DescribeFailure(v, end, timeout_seconds, result);
+      DescribeFailure(v, end, timeout_seconds, expected_exit, result);
+      return result;
+    case proto::Verdict::EXPOSED:
+      result.verdict = "exposed";
+      DescribeFailure(v, end, timeout_seconds, expected_exit, result);
       return result;
     case proto::Verdict::INFEASIBLE:
       result.verdict = "infeasible";
@@ -198,7 +213,8 @@ FinalVerdict Conclude(const std::optional<proto::Verdict>& runtime_verdict, cons
 }
 
 int ExitStatusFor(const FinalVerdict& verdict) {
-  if (verdict.verdict == "hatched" || verdict.verdict == "followed") return 0;
+  if (verdict.verdict == "hatched" || verdict.verdict == "followed" || verdict.verdict == "exposed")
+    return 0;
   if (verdict.verdict == "infeasible") return 3;
   return 2;
 }
@@ -228,6 +244,9 @@ void PrintVerdictJson(std::ostream& out, const FinalVerdict& verdict, const prot
   object["timed_out"] = verdict.timed_out;
   object["seconds"] = verdict.seconds;
   object["clip"] = clip_path;
+  object["divergence"] = verdict.divergence.empty() ? json(nullptr) : json(verdict.divergence);
+  object["failure_clip"] =
+      verdict.failure_clip.empty() ? json(nullptr) : json(verdict.failure_clip);
   out << object.dump(-1, ' ', false, json::error_handler_t::replace) << std::endl;
 }
 
@@ -246,10 +265,15 @@ void PrintVerdictLine(std::ostream& out, const FinalVerdict& verdict, const prot
     line += " (" + steps + ")";
     if (!verdict.failure.empty())
       line += "; then " + verdict.failure + ": " + verdict.failure_message;
+  } else if (verdict.verdict == "exposed") {
+    line += " -- " + verdict.reason + " (" + steps + " of the clip)";
   } else {
     line += " -- " + verdict.reason + " (" + steps + ")";
   }
   out << line << std::endl;
+  if (!verdict.failure_clip.empty())
+    out << "pecan: failure clip: " << verdict.failure_clip << " (replays this run's failure)"
+        << std::endl;
 }
 
 void PrintErrorJson(std::ostream& out, const std::string& reason, const std::string& clip_path) {

@@ -30,10 +30,15 @@ bool RaceRunsReversed(const proto::Clip& clip, bool reverse_requested);
 std::vector<AnomalyEventText> DescribeAnomaly(const proto::Clip& clip, bool race_reversed);
 
 struct FinalVerdict {
-  // "hatched", "followed" (a clip without anomaly events ran to its end), "infeasible", "error"
+  // "hatched", "followed" (a clip without anomaly events ran to its end), "exposed" (the run
+  // failed before the clip was done, after leaving it or while following it), "infeasible",
+  // "error"
   std::string verdict;
-  std::string failure;  // after hatching: "", "assertion", "crashed", "exit", "timeout"
+  // "", "assertion", "crashed", "exit", "deadlock", "timeout"
+  std::string failure;
   std::string failure_message;
+  std::string divergence;    // where a thread left the clip ("" when none did)
+  std::string failure_clip;  // the clip of the failing run, when one was written
   std::string reason;
   uint64_t steps_executed = 0;
   uint64_t steps_total = 0;
@@ -43,11 +48,13 @@ struct FinalVerdict {
   double seconds = 0;
 };
 
-// `program` (as the user typed it) and `timeout_seconds` are for messages only.
+// `program` (as the user typed it) and `timeout_seconds` are for messages only;
+// `expected_exit` is the program's normal exit status (--expect-exit).
 FinalVerdict Conclude(const std::optional<proto::Verdict>& runtime_verdict, const ChildEnd& end,
-                      const proto::Clip& clip, const std::string& program, double timeout_seconds);
+                      const proto::Clip& clip, const std::string& program, double timeout_seconds,
+                      int expected_exit = 0);
 
-// 0 hatched or followed, 3 infeasible, 2 error.
+// 0 hatched, followed or exposed, 3 infeasible, 2 error.
 int ExitStatusFor(const FinalVerdict& verdict);
 
 // One line: "pecan: hatched: race R-W [id] T2 write y at f.c:39 (t2), T1 read y at ... (5/5

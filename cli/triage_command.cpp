@@ -176,6 +176,7 @@ int RunTriage(const TriageOptions& options) {
 
   if (!to_replay.empty()) {
     fs::create_directories(fs::path(dir) / "replays", error);
+    fs::create_directories(fs::path(dir) / "failures", error);
     ProgressWithWarnings progress("pecan triage: replaying " + Plural(to_replay.size(), "clip"),
                                   to_replay.size());
     progress.Update(0);
@@ -185,20 +186,24 @@ int RunTriage(const TriageOptions& options) {
         [&](size_t n) {
           SummaryFinding& finding = findings[to_replay[n]];
           const std::string log = (fs::path(dir) / "replays" / (finding.id + ".log")).string();
+          const std::string failure_clip =
+              (fs::path(dir) / "failures" / (finding.id + ".clip")).string();
           finding.verdict = ReplayClip((fs::path(dir) / finding.clip_path).string(),
-                                       options.command, options.timeout, log);
+                                       options.command, options.timeout, log, failure_clip);
         },
         [&](size_t) { progress.Update(++replayed); });
   }
   std::stable_sort(findings.begin(), findings.end(), SummaryOrder);
 
-  size_t damaged = 0, truncated = 0, confirmed = 0, refuted = 0, replay_errors = 0, no_clip = 0;
+  size_t damaged = 0, truncated = 0, confirmed = 0, exposed = 0, refuted = 0, replay_errors = 0,
+         no_clip = 0;
   for (const auto& t : trace_results) {
     damaged += t.status == "damaged";
     truncated += t.status == "truncated";
   }
   for (const auto& f : findings) {
     confirmed += f.verdict.outcome == "hatched";
+    exposed += f.verdict.outcome == "exposed";
     refuted += f.verdict.outcome == "infeasible";
     replay_errors += f.verdict.outcome == "error";
     no_clip += f.clip_path.empty();
@@ -214,6 +219,7 @@ int RunTriage(const TriageOptions& options) {
                            {"truncated", truncated},
                            {"findings", findings.size()},
                            {"confirmed", confirmed},
+                           {"exposed", exposed},
                            {"refuted", refuted},
                            {"replay_errors", replay_errors},
                            {"not_replayed_other_program", other_program},
@@ -231,8 +237,9 @@ int RunTriage(const TriageOptions& options) {
             << " damaged and skipped, " << truncated << " truncated), "
             << Plural(findings.size(), "distinct finding");
   if (options.replay) {
-    std::cout << "; replay: " << confirmed << " confirmed, " << refuted << " refuted, "
-              << replay_errors << " failed to run";
+    std::cout << "; replay: " << confirmed << " confirmed, ";
+    if (exposed > 0) std::cout << exposed << " made the program fail otherwise, ";
+    std::cout << refuted << " refuted, " << replay_errors << " failed to run";
     if (other_program > 0)
       std::cout << ", " << other_program << " not replayed (recorded from another program)";
   }
@@ -252,6 +259,11 @@ int RunTriage(const TriageOptions& options) {
                 << "\n";
     if (f.verdict.outcome == "error")
       std::cout << "       replay failed: " << f.verdict.reason << "\n";
+    if (f.verdict.outcome == "exposed")
+      std::cout << "       replay made it fail: " << f.verdict.reason << "\n";
+    if (!f.verdict.failure_clip.empty())
+      std::cout << "       reproduce: "
+                << ReplayCommandLine(f.verdict.failure_clip, options.command) << "\n";
   }
   std::cout << "Summary: " << dir << "/summary.html, summary.json, summary.sarif; clips in " << dir
             << "/clips\n";
@@ -259,7 +271,7 @@ int RunTriage(const TriageOptions& options) {
     std::cerr << "pecan: error: triage: every trace is damaged; nothing was analyzed\n";
     return 2;
   }
-  if (confirmed > 0) return 1;
+  if (confirmed > 0 || exposed > 0) return 1;
   return replay_errors > 0 ? 2 : 0;
 }
 
@@ -328,7 +340,8 @@ std::function<int()> SetupTriage(CLI::App& app) {
       "code-scanning tools; summary.json holds everything: counts, each trace's status, and\n"
       "each finding with its events, traces, clip and verdict.\n"
       "\n"
-      "Exit status: 0 done; 1 when --replay confirmed a finding; 2 on errors (bad arguments,\n"
+      "Exit status: 0 done; 1 when --replay confirmed a finding or made the program fail; 2 on "
+      "errors (bad arguments,\n"
       "every trace damaged, or a replay that could not run).\n"
       "\n"
       "Examples:\n"

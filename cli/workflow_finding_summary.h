@@ -45,8 +45,15 @@ struct SummaryEvent {
 
 // The outcome of replaying a finding's clip.
 struct SummaryVerdict {
-  std::string outcome;  // "hatched", "infeasible", "error", or "" (not replayed)
-  std::string failure;  // after hatching: "", "crashed", "assertion", "exit"
+  // "hatched", "exposed" (the replay failed before the clip was done: a real failure, not the
+  // predicted anomaly), "infeasible", "error", or "" (not replayed)
+  std::string outcome;
+  // hatched: what followed ("" or "crashed", "assertion", "exit", "deadlock", "timeout");
+  // exposed: how the program failed
+  std::string failure;
+  std::string failure_message;
+  std::string failure_clip;  // the clip of the failing replay: replays the failure every time
+  std::string divergence;    // where the replay left the clip, if it did
   int signal = 0;
   int exit_status = 0;
   std::string reason;
@@ -85,10 +92,11 @@ struct SummaryTrace {
   double seconds = 0;
 };
 
-// Confirmed findings first — those after which the program failed (assertion, crash, exit
-// status) before the others — then the rest; within each, by pattern and merge key.
+// Findings whose replay made the program fail first (confirmed, then the failure; or exposed),
+// then the other confirmed ones, then the rest; within each, by pattern and merge key.
 inline bool SummaryOrder(const SummaryFinding& a, const SummaryFinding& b) {
   auto rank = [](const SummaryFinding& f) {
+    if (f.verdict.outcome == "exposed") return 0;
     if (f.verdict.outcome == "hatched") return f.verdict.failure.empty() ? 1 : 0;
     if (f.verdict.outcome.empty()) return 2;
     if (f.verdict.outcome == "infeasible") return 3;

@@ -81,6 +81,7 @@ inline std::string VerdictText(const SummaryVerdict& verdict) {
   if (verdict.outcome.empty()) return "not replayed";
   if (verdict.outcome == "hatched")
     return verdict.failure.empty() ? "confirmed" : "confirmed, " + verdict.failure;
+  if (verdict.outcome == "exposed") return "failed: " + verdict.failure;
   return verdict.outcome;
 }
 

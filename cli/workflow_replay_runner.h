@@ -74,6 +74,10 @@ inline nlohmann::json LastJsonObject(const std::string& log_path) {
 // (non-zero status) or "timeout" (the free run did not end); anything else is kept as given.
 inline void ReadFailure(const nlohmann::json& json, SummaryVerdict& verdict) {
   if (json.contains("failure") && json["failure"].is_string()) verdict.failure = json["failure"];
+  if (json.contains("failure_message") && json["failure_message"].is_string())
+    verdict.failure_message = json["failure_message"];
+  if (json.contains("failure_clip") && json["failure_clip"].is_string())
+    verdict.failure_clip = json["failure_clip"];
   if (json.contains("signal") && json["signal"].is_number_integer())
     verdict.signal = json["signal"];
   if (json.contains("exit_status") && json["exit_status"].is_number_integer())
@@ -93,14 +97,16 @@ inline std::string LastPecanError(const std::string& log_path) {
   return last;
 }
 
-// Runs the replay; the child's whole output goes to `log_path`. Never throws for a failed replay:
+// Runs the replay; the child's whole output goes to `log_path`; when the program fails, the
+// clip of the failing run goes to `failure_clip_path`. Never throws for a failed replay:
 // problems become an "error" verdict with the reason.
 inline SummaryVerdict ReplayClip(const std::string& clip_path,
                                  const std::vector<std::string>& command, double timeout_seconds,
-                                 const std::string& log_path) {
+                                 const std::string& log_path,
+                                 const std::string& failure_clip_path) {
   using namespace replay_runner_detail;
   ChildSpec spec;
-  spec.argv = {SelfExecutable(), "replay", "--json"};
+  spec.argv = {SelfExecutable(), "replay", "--json", "--failure-clip", failure_clip_path};
   if (timeout_seconds > 0) {
     char bound[32];
     std::snprintf(bound, sizeof bound, "%g", timeout_seconds);
@@ -143,9 +149,12 @@ inline SummaryVerdict ReplayClip(const std::string& clip_path,
     return verdict;
   }
   std::string outcome = json["verdict"].is_string() ? json["verdict"].get<std::string>() : "";
-  verdict.outcome = outcome == "hatched" || outcome == "infeasible" ? outcome : "error";
+  verdict.outcome =
+      outcome == "hatched" || outcome == "infeasible" || outcome == "exposed" ? outcome : "error";
   if (json.contains("reason") && json["reason"].is_string()) verdict.reason = json["reason"];
-  if (verdict.outcome == "hatched") ReadFailure(json, verdict);
+  if (verdict.outcome == "hatched" || verdict.outcome == "exposed") ReadFailure(json, verdict);
+  if (json.contains("divergence") && json["divergence"].is_string())
+    verdict.divergence = json["divergence"];
   if (verdict.outcome == "error" && verdict.reason.empty())
     verdict.reason = "unknown verdict '" + outcome + "'";
   return verdict;

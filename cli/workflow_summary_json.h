@@ -27,6 +27,9 @@ inline nlohmann::json VerdictJson(const SummaryVerdict& verdict) {
                       {"seconds", verdict.seconds}};
   if (verdict.signal != 0) json["signal"] = verdict.signal;
   if (verdict.failure == "exit") json["exit_status"] = verdict.exit_status;
+  if (!verdict.failure_message.empty()) json["failure_message"] = verdict.failure_message;
+  if (!verdict.failure_clip.empty()) json["failure_clip"] = verdict.failure_clip;
+  if (!verdict.divergence.empty()) json["divergence"] = verdict.divergence;
   return json;
 }
 
@@ -51,7 +54,8 @@ inline nlohmann::json FindingJson(const SummaryFinding& finding) {
                       {"trace_count", finding.traces.size()},
                       {"witnesses", finding.witnesses},
                       {"verdict", VerdictJson(finding.verdict)},
-                      {"confirmed", finding.verdict.outcome == "hatched"}};
+                      {"confirmed", finding.verdict.outcome == "hatched"},
+                      {"failed", !finding.verdict.failure.empty()}};
   if (!finding.clip_path.empty()) {
     json["clip"] = {
         {"path", finding.clip_path}, {"trace", finding.clip_trace}, {"steps", finding.clip_steps}};

@@ -129,8 +129,10 @@ inline nlohmann::json SummarySarif(const std::vector<SummaryFinding>& findings,
                        {"shortDescription", {{"text", RuleDescription(finding.pattern)}}}});
     }
     const bool confirmed = finding.verdict.outcome == "hatched";
+    const bool exposed = finding.verdict.outcome == "exposed";
     std::string text = finding.pattern + " " + finding.variant;
     text += confirmed                         ? " confirmed by replay"
+            : exposed                         ? " predicted; its replay made the program fail"
             : finding.verdict.outcome.empty() ? " predicted (not replayed)"
                                               : " predicted; replay: " + finding.verdict.outcome;
     if (!finding.verdict.failure.empty())
@@ -139,7 +141,7 @@ inline nlohmann::json SummarySarif(const std::vector<SummaryFinding>& findings,
     nlohmann::json result{
         {"ruleId", finding.pattern},
         {"ruleIndex", rule_index},
-        {"level", confirmed ? "error" : "warning"},
+        {"level", confirmed || exposed ? "error" : "warning"},
         {"message", {{"text", text}}},
         {"partialFingerprints", {{"pecanFinding/v1", finding.id}}},
         {"properties",

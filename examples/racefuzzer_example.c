@@ -8,8 +8,8 @@
 // after seeing y == 1, which thread1 sets after writing x: that race is not real.
 // Normal run: thread2 waits 50 ms, so thread1 runs to the end first. Exits 0.
 // Expected with pecan hunt: one confirmed race, lines (29,37), whose replay with line 37 first
-// fails the assertion at line 30; the predicted race (25,40) is refuted by replay (thread2 reads y
-// == 0 and takes the other branch), so it is counted as refuted, never confirmed.
+// fails the assertion at line 30; the race (25,40) is refuted (thread2 reads y == 0, diverges),
+// but its replay, serialized on, fails at line 30 too: listed as exposed, never confirmed.
 #include <assert.h>
 #include <pthread.h>
 #include <stdio.h>

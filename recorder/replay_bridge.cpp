@@ -55,6 +55,19 @@ class ProcessSiteLocator final : public replay::SiteLocator {
     }
   }
 
+  bool ModuleOf(uint64_t pc, PcModule& where) override {
+    const LoadedModule* module = modules_.Find(pc);
+    if (module == nullptr) {
+      modules_.Refresh();
+      module = modules_.Find(pc);
+    }
+    if (module == nullptr) return false;
+    where.path = module->path;
+    where.build_id = module->build_id;
+    where.load_address = module->load_address;
+    return true;
+  }
+
   std::string DescribePc(uint64_t pc) override {
     const LoadedModule* module = modules_.Find(pc);
     if (module == nullptr) {

@@ -19,6 +19,20 @@ ReplayOptions ReadReplayOptions() {
   if (const char* order = std::getenv("PECAN_REPLAY_RACE_ORDER"))
     options.reverse_race = std::string_view(order) != "recorded";
   if (const char* quiet = std::getenv("PECAN_QUIET")) options.quiet = quiet[0] == '1';
+  if (const char* seed = std::getenv("PECAN_REPLAY_SEED")) {
+    char* end = nullptr;
+    const unsigned long long value = std::strtoull(seed, &end, 10);
+    if (end != seed && *end == '\0') options.seed = value;
+  }
+  if (const char* status = std::getenv("PECAN_EXPECT_EXIT")) {
+    char* end = nullptr;
+    const long value = std::strtol(status, &end, 10);
+    if (end != status && *end == '\0' && value >= 0 && value <= 255)
+      options.expected_exit_status = static_cast<int>(value);
+  }
+  if (const char* path = std::getenv("PECAN_EXECUTED_CLIP")) options.executed_clip_path = path;
+  if (const char* always = std::getenv("PECAN_EXECUTED_CLIP_ALWAYS"))
+    options.executed_clip_always = always[0] == '1';
   return options;
 }
 

@@ -1,6 +1,6 @@
 // The replay runtime's settings from the environment: PECAN_CLIP, PECAN_VERDICT,
-// PECAN_REPLAY_TIMEOUT and PECAN_QUIET (docs/runtime-env.md; the timeout is documented in
-// replayer/README.md).
+// PECAN_REPLAY_TIMEOUT, PECAN_REPLAY_SEED, PECAN_EXECUTED_CLIP(_ALWAYS) and PECAN_QUIET
+// (docs/runtime-env.md).
 #pragma once
 
 #include <chrono>
@@ -17,6 +17,15 @@ struct ReplayOptions {
   // Data races: run the two accesses in the order the recording did not show (PECAN_REPLAY_
   // RACE_ORDER=reversed, the default) or as recorded (=recorded). See ReplaySchedule.
   bool reverse_race = true;
+  // After the clip (or a divergence) the threads stay serialized under choices drawn from
+  // this seed (PECAN_REPLAY_SEED, default 0).
+  uint64_t seed = 0;
+  // The program's normal exit status (PECAN_EXPECT_EXIT, default 0): any other is a failure.
+  int expected_exit_status = 0;
+  // Where to write the clip of the schedule this run executed (PECAN_EXECUTED_CLIP): when the
+  // program fails (a failure clip), or at every end of the run with PECAN_EXECUTED_CLIP_ALWAYS=1.
+  std::string executed_clip_path;
+  bool executed_clip_always = false;
 };
 
 // PECAN_REPLAY_TIMEOUT is in seconds (fractions allowed); unset or invalid keeps the default.

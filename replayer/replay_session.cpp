@@ -5,8 +5,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-
 #include "replayer/anomaly_breakpoint.h"
+#include "replayer/executed_clip.h"
+#include "trace_format/clip_file.h"
 #include "trace_format/error.h"
 #include "trace_format/signal_name.h"
 
@@ -44,7 +45,8 @@ ReplaySession::ReplaySession(ReplayOptions options, proto::Clip clip, Environmen
       locator_(std::move(environment.locator)),
       exit_on_stop_(environment.exit_on_stop),
       create_thread_(environment.create_thread),
-      policy_(schedule_, *locator_),
+      clip_policy_(schedule_, *locator_),
+      policy_(clip_policy_, options_.seed),
       scheduler_(policy_, *this, SchedulerOptions()),
       watchdog_(scheduler_, WatchdogOptionsFor(options_)),
       verdict_file_(options_.verdict_path),
@@ -53,6 +55,8 @@ ReplaySession::ReplaySession(ReplayOptions options, proto::Clip clip, Environmen
   verdict_.set_finding_id(schedule_.finding_id);
   verdict_.set_steps_total(schedule_.steps.size());
   verdict_.set_reason("replay started");
+  if (!options_.executed_clip_path.empty()) scheduler_.LogExecutionTo(&execution_log_);
+  policy_.OnDivergence([this](const std::string& description) { OnDiverged(description); });
 }
 
 void ReplaySession::Start() {
@@ -104,7 +108,7 @@ void ReplaySession::OnAnomalyFormed() {
     events += schedule_.ThreadName(step.thread) + " " + std::string(EventKindName(step.kind)) +
               " at " + schedule_.DescribeSite(step.site);
   }
-  const uint64_t executed = policy_.StepsExecuted();
+  const uint64_t executed = clip_policy_.StepsExecuted();
   hatched_.store(true, std::memory_order_release);
   UpdateVerdict([&](proto::Verdict& v) {
     v.set_outcome(proto::Verdict::HATCHED);
@@ -112,7 +116,7 @@ void ReplaySession::OnAnomalyFormed() {
     v.set_reason(
         "the anomaly formed at step " + std::to_string(executed) + " of " +
         std::to_string(schedule_.steps.size()) + ": " + events +
-        (policy_.formed_with_last_pending()
+        (clip_policy_.formed_with_last_pending()
              ? " (the last of them was about to run on the same location, its thread stopped "
                "at it)"
              : "") +
@@ -122,7 +126,8 @@ void ReplaySession::OnAnomalyFormed() {
 }
 
 void ReplaySession::OnScheduleFinished() {
-  const uint64_t executed = policy_.StepsExecuted();
+  const uint64_t executed = clip_policy_.StepsExecuted();
+  clip_done_.store(true, std::memory_order_release);
   UpdateVerdict([&](proto::Verdict& v) {
     v.set_steps_executed(executed);
     // A clip without anomaly events asks only to follow the schedule; doing so is the result.
@@ -134,7 +139,39 @@ void ReplaySession::OnScheduleFinished() {
   });
 }
 
+void ReplaySession::OnDiverged(const std::string& description) {
+  UpdateVerdict([&](proto::Verdict& v) {
+    v.set_divergence(description);
+    v.set_steps_executed(clip_policy_.StepsExecuted());
+  });
+  Message(description + "; the run goes on under the seeded schedule");
+}
+
 void ReplaySession::OnStopped(const StopReport& report) {
+  if (policy_.in_tail()) {
+    // The run went on after the clip (or left it) and got stuck: the program's own failure,
+    // unless a run that left the clip merely failed to end in time.
+    if (report.cause == StopCause::kDeadlock) {
+      const std::string prefix = "deadlock: ";
+      Fail(
+          "deadlock",
+          report.reason.rfind(prefix, 0) == 0 ? report.reason.substr(prefix.size()) : report.reason,
+          [](proto::Verdict&) {});
+    } else if (report.cause == StopCause::kTimeBound && Reached()) {
+      Fail("timeout", "the run did not end within the time bound: " + report.reason,
+           [](proto::Verdict&) {});
+    } else {
+      UpdateVerdict([&](proto::Verdict& v) {
+        v.set_outcome(report.cause == StopCause::kInternal ? proto::Verdict::ERROR
+                                                           : proto::Verdict::INFEASIBLE);
+        v.set_reason("divergence: " + v.divergence() + "; then " +
+                     std::string(StopCauseName(report.cause)) + ": " + report.reason);
+      });
+      Message("stopped (" + std::string(StopCauseName(report.cause)) + "): " + report.reason);
+    }
+    if (exit_on_stop_) syscall(SYS_exit_group, kReplayStoppedExitStatus);
+    return;
+  }
   if (hatched()) {
     // The anomaly was already proven; what follows is the program running on freely.
     return;
@@ -153,36 +190,71 @@ void ReplaySession::StopAndEnd(StopCause cause, const std::string& reason) {
   scheduler_.Stop({cause, reason, 0});
 }
 
-void ReplaySession::OnProgramExit(int status) {
-  if (hatched()) {
-    if (status != 0) {
-      UpdateVerdict([&](proto::Verdict& v) {
-        if (v.failure().empty()) {
-          v.set_failure("exit");
-          v.set_exit_status(status);
-        }
-      });
+void ReplaySession::Fail(const std::string& failure, const std::string& text,
+                         const std::function<void(proto::Verdict&)>& details) {
+  const bool reached = Reached();
+  const uint64_t clip_steps = clip_policy_.StepsExecuted();
+  UpdateVerdict([&](proto::Verdict& v) {
+    // A crash that follows a failed assertion is the assertion's abort: keep the assertion.
+    const bool after_assertion = v.failure() == "assertion";
+    details(v);
+    if (after_assertion) return;
+    v.set_failure(failure);
+    v.set_failure_message(text);
+    if (reached) {
+      if (failure == "assertion" || failure == "deadlock" || failure == "timeout")
+        v.set_reason(v.reason() + "; then " + text);
+      return;
     }
+    v.set_outcome(proto::Verdict::EXPOSED);
+    v.set_steps_executed(clip_steps);
+    v.set_reason(!v.divergence().empty()
+                     ? v.divergence() + ", then failed: " + text
+                     : "failed at step " + std::to_string(clip_steps) + " of " +
+                           std::to_string(schedule_.steps.size()) + " of the clip: " + text);
+  });
+  WriteExecutedClip(text);
+}
+
+void ReplaySession::WriteExecutedClip(const std::string& why) {
+  if (options_.executed_clip_path.empty() || executed_clip_written_.test_and_set()) return;
+  if (execution_log_.overflowed()) {
+    Message("the run executed more steps than a clip of it can hold; no clip written");
     return;
   }
-  if (scheduler_.scheduling())
+  try {
+    WriteClipFile(options_.executed_clip_path,
+                  BuildExecutedClip(clip_, schedule_, execution_log_, *locator_, why));
+    UpdateVerdict([&](proto::Verdict& v) { v.set_failure_clip(options_.executed_clip_path); });
+  } catch (const std::exception& error) {
+    Message(std::string("cannot write the clip of this run: ") + error.what());
+  }
+}
+
+void ReplaySession::OnProgramExit(int status) {
+  if (status != options_.expected_exit_status) {
+    Fail("exit", "the program exited with status " + std::to_string(status),
+         [&](proto::Verdict& v) { v.set_exit_status(status); });
+    return;
+  }
+  if (policy_.diverged() && !Reached()) {
+    UpdateVerdict([&](proto::Verdict& v) {
+      v.set_outcome(proto::Verdict::INFEASIBLE);
+      v.set_reason("divergence: " + v.divergence() +
+                   "; then the program ended normally (exit status " + std::to_string(status) +
+                   ")");
+    });
+  } else if (!Reached() && scheduler_.scheduling()) {
     StopAndEnd(StopCause::kProgramExited,
                "the program exited with status " + std::to_string(status) +
                    " before the schedule ended (" + policy_.DescribeNextStep() + ")");
+  }
+  if (options_.executed_clip_always) WriteExecutedClip("");
 }
 
 void ReplaySession::OnFatalSignal(int signal) {
-  if (hatched()) {
-    UpdateVerdict([&](proto::Verdict& v) {
-      if (v.failure() != "assertion") v.set_failure("crashed");
-      v.set_signal(signal);
-    });
-    return;
-  }
-  if (scheduler_.scheduling())
-    StopAndEnd(StopCause::kProgramFailed, "the program died of " + SignalName(signal) +
-                                              " before the anomaly formed (" +
-                                              policy_.DescribeNextStep() + ")");
+  Fail("crashed", "the program died of " + SignalName(signal),
+       [&](proto::Verdict& v) { v.set_signal(signal); });
 }
 
 void ReplaySession::OnAssertionFailure(const char* assertion, const char* file, unsigned line,
@@ -190,16 +262,7 @@ void ReplaySession::OnAssertionFailure(const char* assertion, const char* file, 
   std::string text = std::string(file ? file : "?") + ":" + std::to_string(line) + ": " +
                      (function ? function : "?") + ": assertion `" + (assertion ? assertion : "?") +
                      "' failed";
-  if (hatched()) {
-    UpdateVerdict([&](proto::Verdict& v) {
-      v.set_failure("assertion");
-      v.set_reason(v.reason() + "; then " + text);
-    });
-    return;
-  }
-  if (scheduler_.scheduling())
-    StopAndEnd(StopCause::kProgramFailed,
-               text + " before the anomaly formed (" + policy_.DescribeNextStep() + ")");
+  Fail("assertion", text, [](proto::Verdict&) {});
 }
 
 }  // namespace pecan::replay

@@ -1,5 +1,6 @@
-// One process's replay of one clip: the schedule, the clip-following policy, the scheduler and
-// its watchdog, and the verdict file they feed. The runtime creates it at start-up in
+// One process's replay of one clip: the schedule, the clip-following policy and the seeded tail
+// that continues it, the scheduler and its watchdog, the log of what ran, and the verdict file
+// they feed. The runtime creates it at start-up in
 // PECAN_MODE=replay and forwards events and the process's end to it (replay_hooks.h).
 #pragma once
 
@@ -14,6 +15,8 @@
 #include "proto/clip.pb.h"
 #include "proto/report.pb.h"
 #include "replayer/clip_follow_policy.h"
+#include "replayer/continued_clip_policy.h"
+#include "replayer/execution_log.h"
 #include "replayer/replay_options.h"
 #include "replayer/replay_schedule.h"
 #include "replayer/scheduler.h"
@@ -66,6 +69,16 @@ class ReplaySession final : public ReplayObserver {
   void UpdateVerdict(const std::function<void(proto::Verdict&)>& change);
   void Message(const std::string& text) const;
   void StopAndEnd(StopCause cause, const std::string& reason);
+  void OnDiverged(const std::string& description);
+  // The program failed (`failure`: "crashed", "assertion", "exit", "deadlock", "timeout"; `text`
+  // says how): after the clip was done or its anomaly formed, the verdict stands with the
+  // failure added; before, the failure is EXPOSED. Writes the failure clip.
+  void Fail(const std::string& failure, const std::string& text,
+            const std::function<void(proto::Verdict&)>& details);
+  // Whether the clip's goal was reached: its anomaly formed, or all its steps ran.
+  bool Reached() const { return hatched() || clip_done_.load(std::memory_order_acquire); }
+  // Writes the clip of what this run executed to options_.executed_clip_path (once).
+  void WriteExecutedClip(const std::string& why);
 
   ReplayOptions options_;
   proto::Clip clip_;
@@ -74,13 +87,17 @@ class ReplaySession final : public ReplayObserver {
   std::unique_ptr<SiteLocator> locator_;
   bool exit_on_stop_;
   ThreadCreateFunction create_thread_;
-  ClipFollowPolicy policy_;
+  ClipFollowPolicy clip_policy_;
+  ContinuedClipPolicy policy_;
+  ExecutionLog execution_log_;
   Scheduler scheduler_;
   Watchdog watchdog_;
   VerdictFile verdict_file_;
   proto::Verdict verdict_;
   std::atomic_flag verdict_lock_ = ATOMIC_FLAG_INIT;  // no pthread mutex: those are interposed
   std::atomic<bool> hatched_{false};
+  std::atomic<bool> clip_done_{false};
+  std::atomic_flag executed_clip_written_ = ATOMIC_FLAG_INIT;
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -33,11 +33,16 @@ class SchedulePolicy {
     kDiverged,  // this thread's next step is something else: the schedule cannot be followed
     kFree,      // this thread's turn, and `event` may run now without taking a step (an access
                 // the recording left out as a repeat)
+    // Before a blocking call (Scheduler::AcquireTurnFor) that waits for other threads and holds
+    // nothing they need (join, semaphore wait): make the call without the turn, which goes on
+    // to the next holder; the event itself asks for the turn again once the call returned.
+    kMineWithoutTurn,
   };
   // What executing a step led to; usually all false.
   struct Progress {
     bool anomaly_formed = false;  // the policy's goal just happened (e.g. the anomaly hatched)
     bool finished = false;        // that was the last step: let every thread run freely
+    bool continued = false;       // that was the clip's last step; scheduling goes on
     bool stop = false;            // the policy ended the run (StopReportForPolicyStop() says why)
   };
 
@@ -53,6 +58,9 @@ class SchedulePolicy {
   // than the holder waits at an event, is blocked, or has ended, so a seeded strategy makes
   // the same choices in every run. A clip names its threads itself and needs no such wait.
   virtual bool WantsSettledThreads() const { return false; }
+  // Whether a thread reaching an event may take the turn when nobody holds it (the policy found
+  // no thread ready when the last holder gave it up). A clip always names the next holder.
+  virtual bool VacantTurnMayBeTaken() const { return false; }
 
   virtual Check CheckEvent(LogicalThread thread, const EventView& event,
                            const WaitingThreads& waiting) = 0;
@@ -69,6 +77,9 @@ class SchedulePolicy {
   // One-line descriptions for verdicts (called once, when the run stops).
   virtual std::string DescribeDivergence(LogicalThread thread, const EventView& event) const = 0;
   virtual std::string DescribeNextStep() const = 0;
+  // What `thread`, waiting at `event`, waits for beyond its turn ("lock 0x... held by T2"), or
+  // "" (for the watchdog's description of a deadlock).
+  virtual std::string DescribeWait(LogicalThread, const EventView&) const { return ""; }
   virtual std::string ThreadName(LogicalThread thread) const = 0;
   virtual StopReport StopReportForPolicyStop() const = 0;
 };
@@ -79,7 +90,7 @@ class ReplayObserver {
  public:
   virtual ~ReplayObserver() = default;
   virtual void OnAnomalyFormed() = 0;     // the policy's goal event happened (e.g. hatched)
-  virtual void OnScheduleFinished() = 0;  // every step done: threads now run freely
+  virtual void OnScheduleFinished() = 0;  // every step done (threads run freely, or continue)
   virtual void OnStopped(const StopReport& report) = 0;  // scheduling ended early
 };
 

@@ -109,13 +109,17 @@ void Scheduler::Attach(LogicalThread id) {
 }
 
 void Scheduler::AttachMainThread() {
-  Attach(policy_.IdentifyThread(kNoThread, 0));
+  const LogicalThread id = policy_.IdentifyThread(kNoThread, 0);
+  if (log_ != nullptr) log_->NoteThread(id, kNoThread, 0);
+  Attach(id);
 }
 
 LogicalThread Scheduler::ReserveChild() {
   if (!CallerAttached()) return kNoThread;
   ThreadSlot& parent = *tls_caller.slot;
-  LogicalThread child = policy_.IdentifyThread(parent.id, parent.children++);
+  const uint32_t ordinal = parent.children++;
+  LogicalThread child = policy_.IdentifyThread(parent.id, ordinal);
+  if (log_ != nullptr) log_->NoteThread(child, parent.id, ordinal);
   if (ThreadSlot* slot = SlotFor(child)) {
     // Counted as live and not waiting until it attaches, so a thread that is still starting
     // never looks like a deadlock.
@@ -194,16 +198,28 @@ void Scheduler::Settle(LogicalThread holder) const {
   }
 }
 
+void Scheduler::HoldWhileStopping(ThreadSlot& self) {
+  while (mode() == SchedulerMode::kStopping) {
+    const uint32_t ticket = self.wake.Ticket();
+    if (mode() != SchedulerMode::kStopping) break;
+    self.wake.WaitUntilPosted(ticket, options_.wait_slice);
+  }
+}
+
 bool Scheduler::WaitForTurn(ThreadSlot& self) {
   for (uint32_t i = 0; i < options_.spin_before_sleep; ++i) {
     if (holder_.load(std::memory_order_acquire) == self.id) return scheduling();
-    if (!scheduling()) return false;
+    if (!scheduling()) break;
     CpuRelax();
   }
   SetActivity(self, ThreadActivity::kWaitingForTurn);
   bool turn = false;
   for (;;) {
     uint32_t ticket = self.wake.Ticket();
+    if (mode() == SchedulerMode::kStopping) {
+      HoldWhileStopping(self);
+      continue;
+    }
     if (!scheduling()) break;
     if (holder_.load(std::memory_order_acquire) == self.id) {
       turn = true;
@@ -216,19 +232,24 @@ bool Scheduler::WaitForTurn(ThreadSlot& self) {
 }
 
 void Scheduler::OnEvent(const EventView& event) {
-  if (tls_caller.scheduler != this ||
-      mode_.load(std::memory_order_relaxed) != SchedulerMode::kScheduling)
+  if (tls_caller.scheduler != this) return;
+  if (mode_.load(std::memory_order_relaxed) != SchedulerMode::kScheduling) {
+    HoldWhileStopping(*tls_caller.slot);
     return;
+  }
   ThreadSlot& self = *tls_caller.slot;
   PendingEvent pending(self, event);
+  TakeVacantTurn(self);
   for (;;) {
     if (holder_.load(std::memory_order_acquire) == self.id) {
       if (policy_.WantsSettledThreads()) Settle(self.id);
       switch (policy_.CheckEvent(self.id, event, WaitingView(*this))) {
-        case SchedulePolicy::Check::kMine: {
+        case SchedulePolicy::Check::kMine:
+        case SchedulePolicy::Check::kMineWithoutTurn: {  // (only for blocking calls)
           pending.Withdraw();
+          LogExecuted(self.id, event);
           SchedulePolicy::Progress progress = policy_.Execute(self.id, event);
-          if (progress.anomaly_formed || progress.finished || progress.stop) {
+          if (progress.anomaly_formed || progress.finished || progress.stop || progress.continued) {
             HandleProgress(progress);
           } else if (event.kind == EventKind::kThreadEnd) {
             ReleaseTurnAtExit(self);  // nothing of this thread follows: no reason to wait
@@ -242,6 +263,7 @@ void Scheduler::OnEvent(const EventView& event) {
           Stop({StopCause::kDivergence, policy_.DescribeDivergence(self.id, event), 0});
           return;
         case SchedulePolicy::Check::kFree:
+          LogExecuted(self.id, event);
           return;
       }
     }
@@ -249,23 +271,38 @@ void Scheduler::OnEvent(const EventView& event) {
   }
 }
 
+void Scheduler::TakeVacantTurn(const ThreadSlot& self) {
+  LogicalThread vacant = kNoThread;
+  if (holder_.load(std::memory_order_acquire) == kNoThread && policy_.VacantTurnMayBeTaken() &&
+      holder_.compare_exchange_strong(vacant, self.id, std::memory_order_acq_rel))
+    transitions_.fetch_add(1, std::memory_order_relaxed);
+}
+
 void Scheduler::AcquireTurnFor(const EventView& upcoming) {
   if (tls_caller.scheduler != this || !scheduling()) return;
   ThreadSlot& self = *tls_caller.slot;
-  PendingEvent pending(self, upcoming);
+  EventView blocking = upcoming;
+  blocking.blocking = true;
+  PendingEvent pending(self, blocking);
+  TakeVacantTurn(self);
   for (;;) {
     if (holder_.load(std::memory_order_acquire) == self.id) {
       if (policy_.WantsSettledThreads()) Settle(self.id);
-      switch (policy_.CheckEvent(self.id, upcoming, WaitingView(*this))) {
+      switch (policy_.CheckEvent(self.id, blocking, WaitingView(*this))) {
         case SchedulePolicy::Check::kMine:
         case SchedulePolicy::Check::kFree:  // (never for a blocking call: not an access)
           SetActivity(self, ThreadActivity::kBlockedHoldingTurn);
+          return;
+        case SchedulePolicy::Check::kMineWithoutTurn:
+          pending.Withdraw();
+          PassTurn(self.id);
+          SetActivity(self, ThreadActivity::kBlocked);
           return;
         case SchedulePolicy::Check::kNotMine:
           PassTurn(self.id);
           break;
         case SchedulePolicy::Check::kDiverged:
-          Stop({StopCause::kDivergence, policy_.DescribeDivergence(self.id, upcoming), 0});
+          Stop({StopCause::kDivergence, policy_.DescribeDivergence(self.id, blocking), 0});
           return;
       }
     }
@@ -295,6 +332,7 @@ void Scheduler::HandleProgress(const SchedulePolicy::Progress& progress) {
     return;
   }
   if (progress.anomaly_formed) observer_.OnAnomalyFormed();
+  if (progress.continued) observer_.OnScheduleFinished();
   if (progress.finished) Finish();
 }
 
@@ -308,10 +346,11 @@ void Scheduler::Finish() {
 
 void Scheduler::Stop(StopReport report) {
   SchedulerMode expected = SchedulerMode::kScheduling;
-  if (!mode_.compare_exchange_strong(expected, SchedulerMode::kStopped, std::memory_order_acq_rel))
+  if (!mode_.compare_exchange_strong(expected, SchedulerMode::kStopping, std::memory_order_acq_rel))
     return;
   report.steps_executed = policy_.StepsExecuted();
   observer_.OnStopped(report);
+  mode_.store(SchedulerMode::kStopped, std::memory_order_release);
   WakeEveryone();
 }
 
@@ -367,6 +406,10 @@ std::string Scheduler::DescribeState() const {
     text += policy_.ThreadName(id);
     text += " ";
     text += activity == ThreadActivity::kUnattached ? "starting" : ThreadActivityName(activity);
+    if (slots_[id].waiting_at_event.load(std::memory_order_acquire)) {
+      const std::string wait = policy_.DescribeWait(id, slots_[id].pending);
+      if (!wait.empty()) text += " (for " + wait + ")";
+    }
   }
   text += "; next: " + policy_.DescribeNextStep();
   return text;

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "replayer/execution_log.h"
 #include "replayer/schedule_policy.h"
 #include "replayer/scheduler_types.h"
 #include "replayer/thread_slot.h"
@@ -18,6 +19,7 @@ namespace pecan::replay {
 enum class SchedulerMode : uint8_t {
   kScheduling,  // threads run one at a time, in the policy's order
   kFreeRun,     // the schedule is done: threads run as the OS pleases
+  kStopping,    // ending early: the observer is told; meanwhile no waiting thread goes on
   kStopped,     // scheduling ended early (see the StopReport given to the observer)
 };
 
@@ -92,16 +94,28 @@ class Scheduler {
 
   SchedulePolicy& policy() { return policy_; }
 
+  // Records every event that goes ahead under the turn, and each thread's creation path, into
+  // `log` (which must outlive the scheduler). Set before any thread attaches.
+  void LogExecutionTo(ExecutionLog* log) { log_ = log; }
+
  private:
   class WaitingView;
   ThreadSlot* SlotFor(LogicalThread id) const;
   void Attach(LogicalThread id);
   void SetActivity(ThreadSlot& slot, ThreadActivity activity);
   bool WaitForTurn(ThreadSlot& self);  // false when scheduling ended meanwhile
+  // While the observer hears about an early stop (it may write files and end the process), a
+  // thread that waits for the turn or reaches an event stays where it is.
+  void HoldWhileStopping(ThreadSlot& self);
   // Waits until every live thread other than `holder` waits at an event, is blocked or has
   // ended (see SchedulePolicy::WantsSettledThreads), at most settle_bound.
   void Settle(LogicalThread holder) const;
   bool PassTurn(LogicalThread from);  // false when `from` no longer held the turn
+  // Takes the turn for `self` if nobody holds it and the policy allows (VacantTurnMayBeTaken).
+  void TakeVacantTurn(const ThreadSlot& self);
+  void LogExecuted(LogicalThread thread, const EventView& event) {
+    if (log_ != nullptr) log_->Append(thread, event.kind, event.pc);
+  }
   void ReleaseTurnAtExit(ThreadSlot& self);
   void HandleProgress(const SchedulePolicy::Progress& progress);
   void Finish();
@@ -115,6 +129,7 @@ class Scheduler {
   std::atomic<LogicalThread> holder_{kNoThread};
   std::atomic<uint64_t> transitions_{0};
   std::atomic<LogicalThread> highest_slot_used_{0};
+  ExecutionLog* log_ = nullptr;
 };
 
 }  // namespace pecan::replay

@@ -23,6 +23,9 @@ struct EventView {
   // A compare-exchange reports kind ATOMIC_RMW before it runs; if it fails it only reads, and
   // the recording has ATOMIC_LOAD there. Either kind matches.
   bool compare_exchange = false;
+  // Reported before a blocking call (Scheduler::AcquireTurnFor): a lock not yet acquired, a
+  // condition wait not yet returned. The same event is reported again once it took effect.
+  bool blocking = false;
 };
 
 // What a thread known to the scheduler is doing right now (the watchdog reads it).

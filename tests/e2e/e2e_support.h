@@ -32,6 +32,19 @@ inline std::string ReadText(const std::string& path) {
   return text.str();
 }
 
+// The last line of `output` that starts with '{', parsed (`pecan replay --json`'s verdict
+// follows the program's own output); null when there is none.
+inline nlohmann::json LastJsonLine(const std::string& output) {
+  nlohmann::json last;
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind('{', 0) != 0) continue;
+    nlohmann::json parsed = nlohmann::json::parse(line, nullptr, false);
+    if (!parsed.is_discarded()) last = std::move(parsed);
+  }
+  return last;
+}
+
 // A fresh directory for one test's output, removed first if a previous run left it.
 inline std::string FreshDirectory(const std::string& name) {
   std::string dir = std::string(kScratchDir) + "/" + name;

@@ -81,8 +81,10 @@ TEST_CASE("pecan hunt rejects mistakes with one line and exit status 2, before r
   CHECK(run.output.find("CMake") == std::string::npos);
 }
 
-TEST_CASE("pecan hunt reports confirmed, then refuted, then clip-less findings, and fills DIR",
-          "[e2e][hunt]") {
+TEST_CASE(
+    "pecan hunt reports confirmed, then exposed, then refuted and clip-less findings, and "
+    "fills DIR",
+    "[e2e][hunt]") {
   const std::string dir = e2e::FreshDirectory("hunt-cli-report");
   const std::string out = dir + "/out";
   const std::string program = e2e::ExampleBinary("racefuzzer_example");
@@ -98,42 +100,54 @@ TEST_CASE("pecan hunt reports confirmed, then refuted, then clip-less findings, 
   const nlohmann::json verdicts = e2e::ReadJson(out + "/verdicts.json");
   const auto& counts = verdicts["counts"];
   CHECK(counts["confirmed"] == 1);
-  CHECK(counts["refuted"] == 1);
+  // The false race's replay diverges (thread2 reads y == 0); kept serialized, the run then
+  // reaches the real bug's assertion: a failure exposed, not a confirmation.
+  CHECK(counts["exposed"] == 1);
+  CHECK(counts["refuted"] == 0);
   size_t clips = 0;
   for (const auto& entry : fs::directory_iterator(out + "/clips"))
     clips += entry.path().extension() == ".clip";
   CHECK(clips == counts["predicted"].get<size_t>() - counts["no_clip"].get<size_t>());
 
-  // The order of the report: the confirmed section (with its finding), the refuted count, then
-  // the findings without a feasible clip.
+  // The order of the report: the confirmed section (with its finding), the failures replays
+  // exposed, the refuted count, then the findings without a feasible clip.
   const size_t confirmed = run.output.find("CONFIRMED by replay (1):\n1. race R-W on 'z'");
-  const size_t refuted = run.output.find("\nRefuted by replay: 1 prediction ");
+  const size_t exposed = run.output.find("\nFAILED in replay, though not as predicted (1):\n");
+  const size_t refuted = run.output.find("\nRefuted by replay: 0 predictions ");
   const size_t no_clip = run.output.find("\nNo feasible clip: ");
   REQUIRE(confirmed != std::string::npos);
+  REQUIRE(exposed != std::string::npos);
   REQUIRE(refuted != std::string::npos);
   REQUIRE(no_clip != std::string::npos);
-  CHECK(confirmed < refuted);
+  CHECK(confirmed < exposed);
+  CHECK(exposed < refuted);
   CHECK(refuted < no_clip);
-  CHECK(run.output.find("racefuzzer_example.c:29", confirmed) < refuted);
-  CHECK(run.output.find("racefuzzer_example.c:25") == std::string::npos);  // refuted: counted
+  CHECK(run.output.find("racefuzzer_example.c:29", confirmed) < exposed);
+  CHECK(run.output.find("racefuzzer_example.c:25", exposed) < refuted);
+  CHECK(run.output.find("assertion `seen != 1' failed", exposed) < refuted);
+  CHECK(run.output.find("reproduce the failure: ", exposed) < refuted);
 
-  // report.sarif holds what replay found: the confirmed race as an error; the refuted one is
-  // no result, only named in the run's properties.
-  std::string confirmed_id, refuted_id;
+  // report.sarif holds what replay found: the confirmed race as an error, listed first, and the
+  // race whose replay made the program fail as an error too (refuted ones would be no result,
+  // only named in the run's properties).
+  std::string confirmed_id, exposed_id;
   for (const auto& finding : verdicts["findings"]) {
     if (finding["confirmed"] == true) confirmed_id = finding["id"];
-    if (finding["verdict"].is_object() && finding["verdict"]["outcome"] == "infeasible")
-      refuted_id = finding["id"];
+    if (finding["verdict"].is_object() && finding["verdict"]["outcome"] == "exposed")
+      exposed_id = finding["id"];
   }
   const nlohmann::json sarif = e2e::ReadJson(out + "/report.sarif");
   REQUIRE(sarif["runs"].size() == 1);
   const auto& results = sarif["runs"][0]["results"];
-  REQUIRE(results.size() == 1);
+  REQUIRE(results.size() == 2);
   CHECK(results[0]["level"] == "error");
   CHECK(results[0]["partialFingerprints"]["pecanFinding/v1"] == confirmed_id);
   CHECK(results[0]["properties"]["verdict"] == "hatched");
   CHECK(results[0]["properties"]["failure"] == "assertion");
-  CHECK(sarif["runs"][0]["properties"]["refutedByReplay"] == std::vector<std::string>{refuted_id});
+  CHECK(results[1]["level"] == "error");
+  CHECK(results[1]["partialFingerprints"]["pecanFinding/v1"] == exposed_id);
+  CHECK(results[1]["properties"]["verdict"] == "exposed");
+  CHECK(sarif["runs"][0]["properties"]["refutedByReplay"].empty());
   // The sources are not below the working directory: absolute file URIs.
   CHECK(results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] ==
         "file://" + std::string(kExamplesSourceDir) + "/racefuzzer_example.c");

@@ -1,7 +1,9 @@
 // `pecan hunt` on every example program, through the real binary: the confirmed findings are
 // the expected ones at the expected source lines, ending the program as expected (failure and
-// signal in examples/expected.json), listed with those that failed the program first; the
-// correct programs yield nothing confirmed, refuted predictions stay refuted, and hunts agree.
+// signal in examples/expected.json), listed with those that failed the program first; every
+// failure comes with a failure clip that fails the same way in 10 replays; the correct programs
+// yield nothing confirmed, refuted predictions stay refuted (some exposing a failure), and hunts
+// agree.
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -66,13 +68,35 @@ void CheckHunt(const std::string& example) {
       CHECK(involved.count(event["site"].value("line", 0)) == 1);
     }
   }
-  CHECK(hunt.exit_status == (confirmed > 0 ? 1 : 0));
+  size_t failed = 0;
+  for (const auto& finding : findings) {
+    if (!finding.value("failed", false)) continue;
+    failed++;
+    // Every replay that made the program fail left the clip of that run: its reproducer.
+    INFO("failed: " << e2e::Describe(finding));
+    REQUIRE(finding["verdict"].contains("failure_clip"));
+    const std::string failure_clip = finding["verdict"]["failure_clip"];
+    REQUIRE(std::filesystem::exists(failure_clip));
+    // ... and fails the same way on every replay.
+    for (int i = 0; i < 10; ++i) {
+      e2e::PecanRun replay =
+          e2e::RunPecan({"replay", "--json", failure_clip, "--", e2e::ExampleBinary(example)},
+                        failure_clip + ".replay.log");
+      const nlohmann::json verdict = e2e::LastJsonLine(replay.output);
+      INFO("replay " << i << " of the failure clip:\n" << replay.output);
+      REQUIRE(verdict.is_object());
+      CHECK(verdict["verdict"] == "followed");
+      CHECK(verdict["failure"] == finding["verdict"]["failure"]);
+      CHECK(verdict["steps_executed"] == verdict["steps_total"]);
+    }
+  }
+  CHECK(hunt.exit_status == (confirmed + failed > 0 ? 1 : 0));
 
-  // The report's order: confirmed findings after which the program failed, then the other
-  // confirmed ones, then the rest.
+  // The report's order: findings whose replay made the program fail (confirmed or not), then
+  // the other confirmed ones, then the rest.
   auto rank = [](const nlohmann::json& f) {
-    if (!Confirmed(f)) return 2;
-    return f["verdict"].value("failure", "").empty() ? 1 : 0;
+    if (f.value("failed", false)) return 0;
+    return Confirmed(f) ? 1 : 2;
   };
   std::vector<int> ranks;
   for (const auto& finding : findings) ranks.push_back(rank(finding));
@@ -98,6 +122,17 @@ void CheckHunt(const std::string& example) {
              (!want.contains("signal") || f["verdict"].value("signal", 0) == want["signal"]);
     });
     INFO("expected confirmed: " << want.dump());
+    CHECK(match != findings.end());
+  }
+  for (const auto& want : expected.value("exposed", nlohmann::json::array())) {
+    std::multiset<int> lines;
+    for (const auto& line : want["lines"]) lines.insert(line.get<int>());
+    auto match = std::find_if(findings.begin(), findings.end(), [&](const nlohmann::json& f) {
+      return f["pattern"] == want["pattern"] && e2e::FindingLines(f) == lines &&
+             f["verdict"].is_object() && f["verdict"].value("outcome", "") == "exposed" &&
+             f["verdict"].value("failure", "") == want["failure"];
+    });
+    INFO("expected exposed: " << want.dump());
     CHECK(match != findings.end());
   }
   for (const auto& want : expected["refuted"]) {

@@ -1,7 +1,8 @@
 // A recorded run and its clips reproduce on demand, through the real binary: the same command
 // records the same events whatever address randomization does, its recorded clip replays to the
-// end every time, a worker that outlives main leaves no accesses without their locks, and a
-// program's unfinished last output line does not hide replay's verdict from hunt.
+// end every time, a worker that outlives main leaves no accesses without their locks, a
+// program's unfinished last output line does not hide replay's verdict from hunt, and after the
+// clip the run stays serialized under its seed, so a failure comes back from its failure clip.
 #include <filesystem>
 #include <set>
 #include <sstream>
@@ -11,6 +12,8 @@
 #include <catch2/catch.hpp>
 
 #include "e2e_support.h"
+#include "proto/clip.pb.h"
+#include "trace_format/clip_file.h"
 #include "trace_format/trace_reader.h"
 
 namespace {
@@ -49,17 +52,6 @@ uint64_t EventCount(const std::string& trace) {
   return events;
 }
 
-// The --json verdict: the last line of the output that starts with '{'.
-nlohmann::json LastJsonLine(const std::string& output) {
-  nlohmann::json verdict;
-  std::istringstream lines(output);
-  for (std::string line; std::getline(lines, line);) {
-    if (line.rfind('{', 0) != 0) continue;
-    verdict = nlohmann::json::parse(line, nullptr, false);
-  }
-  return verdict;
-}
-
 }  // namespace
 
 TEST_CASE("a program reading its arguments records the same events every time and replays",
@@ -90,7 +82,7 @@ TEST_CASE("a program reading its arguments records the same events every time an
     std::vector<std::string> arguments = {"replay", "--json", dir + "/clips/recorded.clip", "--"};
     arguments.insert(arguments.end(), command.begin(), command.end());
     e2e::PecanRun replay = RunPecanWithoutEnvironment(arguments, dir + "/replay.log");
-    const nlohmann::json verdict = LastJsonLine(replay.output);
+    const nlohmann::json verdict = e2e::LastJsonLine(replay.output);
     INFO("replay " << i << ":\n" << replay.output);
     CHECK(ExitStatus(replay.result) == 0);
     REQUIRE(verdict.is_object());
@@ -117,7 +109,7 @@ TEST_CASE("replay --json starts its verdict on a line of its own after an unfini
       {"replay", "--json", dir + "/clips/recorded.clip", "--", program}, dir + "/replay.log");
   INFO(replay.output);
   CHECK_THAT(replay.output, Catch::Contains("count 3\n{"));
-  CHECK(LastJsonLine(replay.output)["verdict"] == "followed");
+  CHECK(e2e::LastJsonLine(replay.output)["verdict"] == "followed");
 
   // hunt reads that verdict: its race is confirmed, not "exited without a verdict".
   e2e::PecanRun hunt =
@@ -149,5 +141,99 @@ TEST_CASE("a worker that still locks while main returns: no access without its l
     const nlohmann::json report = e2e::ReadJson(dir + "/report.json");
     INFO("recording " << i << ": " << report["findings"].dump());
     CHECK(report["findings"].empty());
+  }
+}
+
+namespace {
+
+// The clip of the race at `lines` of `program`'s source (records, analyzes, writes clips).
+std::string RaceClipAt(const std::string& program, const std::string& dir,
+                       const std::multiset<int>& lines) {
+  const std::string trace = dir + "/trace.pecan";
+  REQUIRE(ExitStatus(
+              e2e::RunPecan({"record", "-q", "-o", trace, "--", program}, dir + "/r.log").result) ==
+          0);
+  REQUIRE(ExitStatus(e2e::RunPecan({"analyze", trace, "-f", "json", "-o", dir + "/report.json"},
+                                   dir + "/a.log")
+                         .result) == 0);
+  REQUIRE(ExitStatus(e2e::RunPecan(
+                         {"clips", trace, "--report", dir + "/report.json", "-o", dir + "/clips"},
+                         dir + "/c.log")
+                         .result) == 0);
+  const nlohmann::json report = e2e::ReadJson(dir + "/report.json");
+  for (const auto& finding : report["findings"])
+    if (finding["pattern"] == "race" && e2e::FindingLines(finding) == lines)
+      return dir + "/clips/" + finding["id"].get<std::string>() + ".clip";
+  FAIL("no race at the expected lines in\n" << e2e::ReadText(dir + "/report.json"));
+  return "";
+}
+
+// The schedule a clip holds, as text: one "thread:kind@site" per step.
+std::string ScheduleText(const std::string& clip_path) {
+  const pecan::proto::Clip clip = pecan::ReadClipFile(clip_path);
+  std::string text;
+  int step = 0;
+  for (int run = 0; run < clip.run_thread_size(); ++run)
+    for (uint32_t i = 0; i < clip.run_length(run); ++i, ++step)
+      text += std::to_string(clip.run_thread(run)) + ":" + std::to_string(clip.step_kind(step)) +
+              "@" + std::to_string(clip.step_site(step)) + " ";
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "after the clip the run stays serialized under its seed: a lost wake-up hangs the "
+    "same way every time, and its failure clip reproduces the hang",
+    "[e2e][replay][tail]") {
+  const std::string dir = e2e::FreshDirectory("replay-holds-lost-wakeup");
+  const std::string program = TestProgram("lost_wakeup");
+  const std::string clip = RaceClipAt(program, dir, {17, 27});
+  std::string hanging_clip;
+  int hangs = 0;
+  for (int seed = 0; seed < 8; ++seed) {
+    std::string failure, schedule;
+    for (int again = 0; again < 2; ++again) {
+      const std::string failure_clip =
+          dir + "/seed-" + std::to_string(seed) + "-" + std::to_string(again) + ".clip";
+      e2e::PecanRun replay =
+          e2e::RunPecan({"replay", "--json", "--seed", std::to_string(seed), "--timeout", "20",
+                         "--failure-clip", failure_clip, clip, "--", program},
+                        dir + "/replay.log");
+      const nlohmann::json verdict = e2e::LastJsonLine(replay.output);
+      INFO("seed " << seed << ", replay " << again << ":\n" << replay.output);
+      REQUIRE(verdict.is_object());
+      CHECK(verdict["verdict"] == "hatched");
+      const std::string seen = verdict["failure"].is_string() ? verdict["failure"] : "";
+      // Either the worker's signal came before main waited (a hang: every thread blocked), or
+      // main waited first and was woken; nothing else.
+      CHECK((seen.empty() || seen == "deadlock"));
+      const std::string executed =
+          std::filesystem::exists(failure_clip) ? ScheduleText(failure_clip) : "";
+      CHECK(executed.empty() == seen.empty());
+      if (again == 0) {
+        failure = seen;
+        schedule = executed;
+      } else {
+        // The same clip and seed: the same run.
+        CHECK(seen == failure);
+        CHECK(executed == schedule);
+      }
+      if (seen == "deadlock" && hanging_clip.empty()) hanging_clip = failure_clip;
+    }
+    hangs += failure == "deadlock";
+  }
+  INFO("seeds whose run hung: " << hangs << " of 8");
+  REQUIRE(hangs > 0);
+  for (int i = 0; i < 10; ++i) {
+    e2e::PecanRun replay = e2e::RunPecan({"replay", "--json", hanging_clip, "--", program},
+                                         dir + "/failure-replay.log");
+    const nlohmann::json verdict = e2e::LastJsonLine(replay.output);
+    INFO("replay " << i << " of the failure clip:\n" << replay.output);
+    REQUIRE(verdict.is_object());
+    CHECK(verdict["verdict"] == "followed");
+    CHECK(verdict["failure"] == "deadlock");
+    CHECK_THAT(verdict["failure_message"].get<std::string>(),
+               Catch::Contains("every thread is blocked"));
   }
 }

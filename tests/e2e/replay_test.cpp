@@ -257,8 +257,13 @@ TEST_CASE("a race predicted across ad-hoc flag synchronization is refuted by div
   REQUIRE(replay.verdict.is_object());
   CHECK(replay.verdict["verdict"] == "infeasible");
   CHECK_THAT(replay.verdict["reason"].get<std::string>(), Catch::StartsWith("divergence"));
-  // The runtime ended the process (status 86): not the program's status.
-  CHECK(replay.verdict["exit_status"].is_null());
+  // The run went on after the divergence, serialized, and the program ended normally: refuted.
+  CHECK_THAT(replay.verdict["reason"].get<std::string>(),
+             Catch::Contains("then the program ended normally"));
+  CHECK_THAT(replay.verdict["divergence"].get<std::string>(), Catch::Contains(" diverged "));
+  CHECK(replay.verdict["exit_status"] == 0);
+  CHECK(replay.verdict["failure"].is_null());
+  CHECK(replay.verdict["failure_clip"].is_null());
   CHECK(replay.verdict["timed_out"] == false);
 }
 

@@ -18,7 +18,7 @@ using K = EventKind;
 namespace {
 
 // A log of (thread, pc) in the order the events really ran.
-struct ExecutionLog {
+struct ObservedOrder {
   void Add(int thread, uint64_t pc) {
     std::lock_guard lock(mutex);
     entries.push_back(std::to_string(thread) + ":" + std::to_string(pc));
@@ -34,7 +34,7 @@ struct ExecutionLog {
 };
 
 // Runs `event` through the scheduler, then "executes" it by logging it.
-void Do(Scheduler& s, ExecutionLog& log, int thread, K kind, uint64_t pc, uint64_t addr = 0) {
+void Do(Scheduler& s, ObservedOrder& log, int thread, K kind, uint64_t pc, uint64_t addr = 0) {
   s.OnEvent(Ev(kind, pc, addr));
   log.Add(thread, pc);
 }
@@ -49,7 +49,7 @@ TEST_CASE("threads execute their events in the clip's interleaving", "[replayer]
       "T2:thread_end@33 T1:thread_end@23 T0:join@4 T0:join@5";
   for (int repetition = 0; repetition < 20; ++repetition) {
     ScheduledRun run(MakeClip("0 1<0 2<0", steps));
-    ExecutionLog log;
+    ObservedOrder log;
     Scheduler& s = run.scheduler;
     std::thread main_thread([&] {
       s.AttachMainThread();
@@ -125,7 +125,7 @@ TEST_CASE("a thread threads are recognized by creation path, not creation order 
   proto::Clip clip = MakeClip("0 2<0 1<0", "T0:fork@1 T0:fork@2 T1:read@20 T2:read@10");
   ScheduledRun run(clip);
   Scheduler& s = run.scheduler;
-  ExecutionLog log;
+  ObservedOrder log;
   std::thread main_thread([&] {
     s.AttachMainThread();
     std::vector<std::thread> children;
@@ -310,7 +310,7 @@ TEST_CASE("barrier waits hand the turn on before blocking", "[replayer][schedule
   for (int repetition = 0; repetition < 10; ++repetition) {
     ScheduledRun run(MakeClip("0 1<0 2<0", steps));
     Scheduler& s = run.scheduler;
-    ExecutionLog log;
+    ObservedOrder log;
     std::barrier<> barrier(3);
     auto arrive_and_depart = [&](int thread, uint64_t pc) {
       Do(s, log, thread, K::kBarrierArrive, pc);
