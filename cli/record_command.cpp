@@ -168,8 +168,7 @@ void ReportTrace(const std::string& trace_path, double seconds) {
       EventBatch batch;
       while (reader.Next(batch)) events += batch.count();
     }
-    for (const std::string& warning : reader.warnings())
-      std::cerr << "pecan: warning: " << warning << "\n";
+    // The reader has logged its warnings (a truncated trace) once already.
     char rate[64];
     std::snprintf(rate, sizeof rate, "%.3f s", seconds);
     char per_event[64];
@@ -248,9 +247,10 @@ std::function<int()> SetupRecord(CLI::App& app) {
       ->check(CLI::IsMember({"drop", "all"}));
   app.add_option("--chunk-events", options->chunk_events, "Events per trace chunk (default 65536)")
       ->check(CLI::Range(1u, 1u << 26));
-  app.add_option("--zstd-level", options->zstd_level,
-                 "zstd compression level of the chunks (default 1: the trace writer shares the CPU with "
-                 "the program; `pecan convert --zstd-level 19` shrinks a trace afterwards)")
+  app.add_option(
+         "--zstd-level", options->zstd_level,
+         "zstd compression level of the chunks (default 1: the trace writer shares the CPU with "
+         "the program; `pecan convert --zstd-level 19` shrinks a trace afterwards)")
       ->check(CLI::Range(-7, 22));
   app.add_option("--fork", options->fork_policy,
                  "What a forked child of the program does: stop (record nothing, default) or "

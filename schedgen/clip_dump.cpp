@@ -288,7 +288,7 @@ void DumpJson(const ClipView& view, std::ostream& out) {
                         {"stack_accesses", settings.stack_accesses()},
                         {"fork_policy", settings.fork_policy()},
                         {"drop_repeats", settings.drop_repeats()}};
-  out << header.dump() << "\n";
+  out << header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   for (size_t s = 0; s < view.steps(); ++s) {
     const int i = static_cast<int>(s);
     json step = {{"type", "step"},
@@ -299,7 +299,7 @@ void DumpJson(const ClipView& view, std::ostream& out) {
                  {"origin", clip.step_origin(i)}};
     if (view.moved[s]) step["moved"] = true;
     if (view.anomaly[s]) step["anomaly"] = view.anomaly[s];
-    out << step.dump() << "\n";
+    out << step.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   }
 }
 

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "trace_format/error.h"
+#include "trace_format/output_file.h"
 #include "trace_format/version.h"
 #include "trace_format/zstd_frame.h"
 
@@ -210,11 +211,7 @@ proto::Clip DecodeClip(const std::string& bytes, const std::string& source) {
 uint64_t WriteClipFile(const std::string& path, const proto::Clip& clip,
                        const ClipWriteOptions& options) {
   const std::string bytes = EncodeClip(clip, options);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw PecanError(path + ": cannot create the clip file");
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) throw PecanError(path + ": cannot write the clip file");
+  WriteOutputFile(path, bytes);
   return bytes.size();
 }
 
