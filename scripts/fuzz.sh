@@ -32,7 +32,7 @@ for target in "${targets[@]}"; do
   mkdir -p "$corpus" "$artifacts"
   echo "fuzz: $target for ${seconds}s"
   # -rss_limit_mb: an input that makes a reader allocate beyond it is a finding (issue 20).
-  if ! "$build/fuzz_$target" -max_total_time="$seconds" -rss_limit_mb=1024 -malloc_limit_mb=512 \
+  if ! "$build/tests/fuzz/fuzz_$target" -max_total_time="$seconds" -rss_limit_mb=1024 -malloc_limit_mb=512 \
       -timeout=10 -print_final_stats=1 -artifact_prefix="$artifacts/" "$corpus" "$seeds" \
       2>"$build/fuzz_$target.log"; then
     echo "fuzz: $target FAILED; see $build/fuzz_$target.log and $artifacts" >&2
@@ -40,7 +40,7 @@ for target in "${targets[@]}"; do
   fi
   grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$build/fuzz_$target.log" || true
   echo "fuzz: $target: replaying the seeds and crashers"
-  "$build/fuzz_$target" -rss_limit_mb=1024 -malloc_limit_mb=512 "$seeds"/* "$crashers"/* \
+  "$build/tests/fuzz/fuzz_$target" -rss_limit_mb=1024 -malloc_limit_mb=512 "$seeds"/* "$crashers"/* \
     2>>"$build/fuzz_$target.log" || { echo "fuzz: $target replay FAILED" >&2; status=1; }
 done
 exit $status
