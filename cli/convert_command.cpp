@@ -1,5 +1,7 @@
 // `pecan convert`: converts traces between the .pecan format and the STD text format (and
 // re-chunks or recompresses .pecan files), streaming whenever the input is a finished file.
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -7,6 +9,7 @@
 #include "cli/command.h"
 #include "trace_format/error.h"
 #include "trace_format/file_kind.h"
+#include "trace_format/output_file.h"
 #include "trace_format/std_format.h"
 #include "trace_format/trace_reader.h"
 #include "trace_format/trace_writer.h"
@@ -113,11 +116,24 @@ void WriteStdOutput(const ConvertArgs& a, const std::function<void(std::ostream&
     if (!std::cout) throw PecanError("convert: cannot write to standard output");
     return;
   }
-  std::ofstream out(a.output, std::ios::binary | std::ios::trunc);
-  if (!out) throw PecanError(a.output + ": cannot create");
+  OutputFile output(a.output);
+  std::ofstream out(output.temp_path(), std::ios::binary | std::ios::trunc);
+  if (!out) throw PecanError(a.output + ": cannot create: " + std::strerror(errno));
   write(out);
   out.close();
-  if (!out) throw PecanError(a.output + ": write failed");
+  if (!out) throw PecanError(a.output + ": cannot write: " + std::strerror(errno));
+  output.Commit();
+}
+
+// Writes a .pecan file through an OutputFile: a failure leaves no partial file behind.
+void WritePecanOutput(const ConvertArgs& a, const std::function<void(const std::string&)>& write) {
+  OutputFile output(a.output);
+  try {
+    write(output.temp_path());
+  } catch (const PecanError& e) {
+    throw PecanError(output.InUserTerms(e.what()));
+  }
+  output.Commit();
 }
 
 int RunConvert(const ConvertArgs& a) {
@@ -132,15 +148,17 @@ int RunConvert(const ConvertArgs& a) {
   if (from == "pecan") {
     TraceReader reader(a.input);
     if (reader.complete() && to == "pecan") {
-      TraceWriter writer(a.output, reader.meta(), writer_options);
-      for (size_t i = 0; i < reader.threads().size(); ++i)
-        writer.AddThread(static_cast<ThreadId>(i), reader.threads()[i]);
-      for (size_t i = 0; i < reader.sites().size(); ++i)
-        writer.AddSite(static_cast<SiteId>(i), reader.sites()[i]);
-      for (const auto& m : reader.modules()) writer.AddModule(m);
-      for (const auto& n : reader.names()) writer.AddName(n);
-      events = StreamEvents(reader, [&writer](const Event& e, EventIndex) { writer.Append(e); });
-      writer.Finish(reader.meta().exit, reader.meta().dropped_events);
+      WritePecanOutput(a, [&](const std::string& path) {
+        TraceWriter writer(path, reader.meta(), writer_options);
+        for (size_t i = 0; i < reader.threads().size(); ++i)
+          writer.AddThread(static_cast<ThreadId>(i), reader.threads()[i]);
+        for (size_t i = 0; i < reader.sites().size(); ++i)
+          writer.AddSite(static_cast<SiteId>(i), reader.sites()[i]);
+        for (const auto& m : reader.modules()) writer.AddModule(m);
+        for (const auto& n : reader.names()) writer.AddName(n);
+        events = StreamEvents(reader, [&writer](const Event& e, EventIndex) { writer.Append(e); });
+        writer.Finish(reader.meta().exit, reader.meta().dropped_events);
+      });
       written = events;
     } else if (reader.complete() && to == "std") {
       StdExporter exporter(reader.threads(), reader.sites(), reader.names(), std_options);
@@ -160,7 +178,8 @@ int RunConvert(const ConvertArgs& a) {
       Trace trace = ReadTrace(a.input);
       events = trace.size_events();
       if (to == "pecan") {
-        WriteTrace(a.output, trace, writer_options);
+        WritePecanOutput(a,
+                         [&](const std::string& path) { WriteTrace(path, trace, writer_options); });
         written = events;
       } else {
         WriteStdOutput(
@@ -171,7 +190,8 @@ int RunConvert(const ConvertArgs& a) {
     Trace trace = ImportStdFile(a.input);
     events = trace.size_events();
     if (to == "pecan") {
-      WriteTrace(a.output, trace, writer_options);
+      WritePecanOutput(a,
+                       [&](const std::string& path) { WriteTrace(path, trace, writer_options); });
       written = events;
     } else {
       WriteStdOutput(a,

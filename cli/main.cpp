@@ -1,10 +1,14 @@
 // Entry point of the `pecan` command: builds the CLI11 app from the registered subcommands,
-// runs the chosen one, and turns PecanError into a one-line message and exit status 2.
+// runs the chosen one, and turns PecanError into a one-line message and exit status 2 (control
+// bytes and ill-formed UTF-8 from the input escaped as \xNN).
+#include <google/protobuf/stubs/logging.h>
 #include <algorithm>
+
 #include <iostream>
 
 #include "cli/command.h"
 #include "trace_format/error.h"
+#include "trace_format/utf8_text.h"
 #include "trace_format/version.h"
 
 namespace pecan::cli {
@@ -16,6 +20,9 @@ std::vector<CommandSpec>& CommandRegistry() {
 
 int main(int argc, char** argv) {
   using namespace pecan::cli;
+  // libprotobuf logs its own lines ("[libprotobuf ERROR ...]") for input pecan then reports in
+  // its own words, with the file and offset: only pecan's line is shown.
+  google::protobuf::SetLogHandler(nullptr);
   CLI::App app{
       "pecan: finds concurrency bugs in C and C++ programs and proves each one.\n"
       "Record a run, predict the races and atomicity violations other interleavings\n"
@@ -40,16 +47,16 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
     // One line, like every other error; the subcommand's --help says how to use it.
-    std::cerr << "pecan: error: " << e.what() << " (see --help)\n";
+    std::cerr << "pecan: error: " << pecan::PrintableText(e.what()) << " (see --help)\n";
     return 2;
   }
   try {
     return chosen ? chosen() : 2;
   } catch (const pecan::PecanError& e) {
-    std::cerr << "pecan: error: " << e.what() << "\n";
+    std::cerr << "pecan: error: " << pecan::PrintableText(e.what()) << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "pecan: internal error: " << e.what() << "\n";
+    std::cerr << "pecan: internal error: " << pecan::PrintableText(e.what()) << "\n";
     return 2;
   }
 }

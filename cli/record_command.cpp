@@ -170,8 +170,7 @@ std::string CheckTrace(const std::string& trace_path, double seconds, bool quiet
       while (reader.Next(batch)) events += batch.count();
     }
     if (!quiet) {
-      for (const std::string& warning : reader.warnings())
-        std::cerr << "pecan: warning: " << warning << "\n";
+      // The reader has logged its warnings (a truncated trace) once already.
       char rate[64];
       std::snprintf(rate, sizeof rate, "%.3f s", seconds);
       char per_event[64];

@@ -111,9 +111,11 @@ std::vector<AnomalyEventText> DescribeAnomaly(const proto::Clip& clip, bool race
   for (const auto& module : clip.modules())
     tables.modules.push_back(
         {module.id(), module.path(), module.load_address(), module.build_id()});
+  // Site ids are the trace's (sparse): the symbolizer gets a compact table, row_of_site maps.
+  std::map<uint32_t, SiteId> row_of_site;
   for (const auto& site : clip.sites()) {
-    if (site.id() >= tables.sites.size()) tables.sites.resize(site.id() + 1);
-    tables.sites[site.id()] = {site.module(), site.offset()};
+    row_of_site[site.id()] = static_cast<SiteId>(tables.sites.size());
+    tables.sites.push_back({site.module(), site.offset()});
   }
   std::map<uint32_t, std::string> thread_names;
   for (const auto& thread : clip.threads())
@@ -126,7 +128,8 @@ std::vector<AnomalyEventText> DescribeAnomaly(const proto::Clip& clip, bool race
     auto name = thread_names.find(event.thread());
     text.thread = name != thread_names.end() ? name->second : "T" + std::to_string(event.thread());
     text.kind = std::string(EventKindName(static_cast<EventKind>(event.kind())));
-    text.site = event.site() < tables.sites.size() ? symbolizer.Describe(event.site()) : "?";
+    auto row = row_of_site.find(event.site());
+    text.site = row != row_of_site.end() ? symbolizer.Describe(row->second) : "?";
     if (auto variable = symbolizer.NameOfAddress(event.address());
         variable && IsAccess(static_cast<EventKind>(event.kind())))
       text.kind += " " + *variable;

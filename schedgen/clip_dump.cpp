@@ -42,8 +42,11 @@ struct ClipView {
   std::map<uint32_t, std::string> thread_names;
   std::map<uint32_t, proto::Site> sites;
   std::map<uint32_t, std::string> modules;  // id -> file name
-  Trace symbol_tables;                      // the clip's modules and sites, for the symbolizer
-  std::unique_ptr<Symbolizer> symbolizer;   // made on first use
+  // The clip's modules and sites for the symbolizer. Site ids are the trace's (sparse, and only
+  // as trustworthy as the file), so the table is compact: symbol_site[id] is the row.
+  Trace symbol_tables;
+  std::map<uint32_t, SiteId> symbol_site;
+  std::unique_ptr<Symbolizer> symbolizer;  // made on first use
 
   explicit ClipView(const proto::Clip& c) : clip(c) {
     for (int r = 0; r < clip.run_thread_size(); ++r) {
@@ -97,12 +100,12 @@ struct ClipView {
         symbol_tables.modules.push_back(
             ModuleInfo{m.id(), m.path(), m.load_address(), m.build_id()});
       for (const auto& [id, info] : sites) {
-        if (id >= symbol_tables.sites.size()) symbol_tables.sites.resize(id + 1);
-        symbol_tables.sites[id] = SiteInfo{info.module(), info.offset()};
+        symbol_site[id] = static_cast<SiteId>(symbol_tables.sites.size());
+        symbol_tables.sites.push_back(SiteInfo{info.module(), info.offset()});
       }
       symbolizer = std::make_unique<Symbolizer>(symbol_tables);
     }
-    const SourceLocation where = symbolizer->Resolve(site);
+    const SourceLocation where = symbolizer->Resolve(symbol_site.at(site));
     if (where.file.empty() || where.line == 0) return "";
     std::string text =
         where.file.substr(where.file.find_last_of('/') + 1) + ":" + std::to_string(where.line);
@@ -285,7 +288,7 @@ void DumpJson(const ClipView& view, std::ostream& out) {
                         {"stack_accesses", settings.stack_accesses()},
                         {"fork_policy", settings.fork_policy()},
                         {"drop_repeats", settings.drop_repeats()}};
-  out << header.dump() << "\n";
+  out << header.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   for (size_t s = 0; s < view.steps(); ++s) {
     const int i = static_cast<int>(s);
     json step = {{"type", "step"},
@@ -296,7 +299,7 @@ void DumpJson(const ClipView& view, std::ostream& out) {
                  {"origin", clip.step_origin(i)}};
     if (view.moved[s]) step["moved"] = true;
     if (view.anomaly[s]) step["anomaly"] = view.anomaly[s];
-    out << step.dump() << "\n";
+    out << step.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   }
 }
 

@@ -7,9 +7,13 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <unordered_set>
+#include <vector>
 
 #include "trace_format/error.h"
+#include "trace_format/output_file.h"
 #include "trace_format/version.h"
+#include "trace_format/zstd_frame.h"
 
 namespace pecan {
 namespace {
@@ -26,6 +30,58 @@ uint64_t GetLe(const unsigned char* in, size_t bytes) {
 
 [[noreturn]] void Fail(const std::string& source, uint64_t offset, const std::string& what) {
   throw PecanError(source + ": offset " + std::to_string(offset) + ": " + what);
+}
+
+// Every id a clip refers to must name an entry of the clip's own tables: readers index arrays
+// and size tables by these ids, so an id from nowhere would be a crash or a huge allocation.
+// Thread ids are dense (0 .. threads-1, main = 0); site ids are the trace's, so sparse.
+void CheckTableReferences(const proto::Clip& clip, const std::string& source) {
+  auto fail = [&source](const std::string& what) {
+    Fail(source, kClipPreambleBytes, "corrupt clip: " + what);
+  };
+  const uint64_t thread_count = static_cast<uint64_t>(clip.threads_size());
+  std::vector<bool> thread_seen(thread_count, false);
+  for (const proto::ThreadInfo& thread : clip.threads()) {
+    if (thread.id() >= thread_count || thread_seen[thread.id()]) {
+      fail("thread id " + std::to_string(thread.id()) + " is repeated or outside the table of " +
+           std::to_string(thread_count) + " threads");
+    }
+    thread_seen[thread.id()] = true;
+    if (thread.has_parent() && thread.parent() >= thread_count) {
+      fail("thread " + std::to_string(thread.id()) + " names an unknown parent " +
+           std::to_string(thread.parent()));
+    }
+  }
+  std::unordered_set<uint32_t> module_ids;
+  for (const proto::Module& module : clip.modules()) module_ids.insert(module.id());
+  std::unordered_set<uint32_t> site_ids;
+  for (const proto::Site& site : clip.sites()) {
+    if (!site_ids.insert(site.id()).second)
+      fail("site " + std::to_string(site.id()) + " is listed twice");
+    if (site.module() != 0 && module_ids.count(site.module()) == 0) {
+      fail("site " + std::to_string(site.id()) + " names an unknown module " +
+           std::to_string(site.module()));
+    }
+  }
+  for (int run = 0; run < clip.run_thread_size(); ++run) {
+    if (clip.run_thread(run) >= thread_count) {
+      fail("run " + std::to_string(run) + " names thread " + std::to_string(clip.run_thread(run)) +
+           ", not in the table of " + std::to_string(thread_count) + " threads");
+    }
+  }
+  for (int step = 0; step < clip.step_site_size(); ++step) {
+    if (site_ids.count(clip.step_site(step)) == 0) {
+      fail("step " + std::to_string(step) + " names site " + std::to_string(clip.step_site(step)) +
+           ", not in the clip's site table");
+    }
+  }
+  for (int k = 0; k < clip.finding().events_size(); ++k) {
+    if (clip.finding().events(k).thread() >= thread_count) {
+      fail("finding event " + std::to_string(k) + " names thread " +
+           std::to_string(clip.finding().events(k).thread()) + ", not in the table of " +
+           std::to_string(thread_count) + " threads");
+    }
+  }
 }
 
 }  // namespace
@@ -101,21 +157,10 @@ proto::Clip DecodeClip(const std::string& bytes, const std::string& source) {
   }
 
   const unsigned char* payload = data + kClipPreambleBytes;
-  const unsigned long long decoded_size = ZSTD_getFrameContentSize(payload, length);
-  if (decoded_size == ZSTD_CONTENTSIZE_ERROR || decoded_size == ZSTD_CONTENTSIZE_UNKNOWN) {
-    Fail(source, kClipPreambleBytes, "corrupt clip: the payload is not a zstd frame");
-  }
-  if (decoded_size > kMaxClipPayloadBytes) {
-    Fail(source, kClipPreambleBytes,
-         "corrupt clip: implausible decoded size " + std::to_string(decoded_size));
-  }
-  std::string serialized(decoded_size, '\0');
-  const size_t n = ZSTD_decompress(serialized.data(), serialized.size(), payload, length);
-  if (ZSTD_isError(n) || n != decoded_size) {
-    Fail(source, kClipPreambleBytes,
-         std::string("corrupt clip: ") +
-             (ZSTD_isError(n) ? ZSTD_getErrorName(n) : "decoded size does not match"));
-  }
+  std::string serialized;
+  const std::string error =
+      DecompressZstdFrame(nullptr, payload, length, kMaxClipPayloadBytes, serialized);
+  if (!error.empty()) Fail(source, kClipPreambleBytes, "corrupt clip: " + error);
 
   proto::Clip clip;
   if (!clip.ParseFromString(serialized)) {
@@ -126,6 +171,7 @@ proto::Clip DecodeClip(const std::string& bytes, const std::string& source) {
          "corrupt clip: the payload says format " + std::to_string(clip.format_major()) +
              ", the preamble " + std::to_string(major));
   }
+  CheckTableReferences(clip, source);
   uint64_t steps = 0;
   for (uint32_t length_of_run : clip.run_length()) steps += length_of_run;
   if (clip.run_thread_size() != clip.run_length_size() ||
@@ -145,6 +191,13 @@ proto::Clip DecodeClip(const std::string& bytes, const std::string& source) {
            "corrupt clip: step " + std::to_string(s) + " repeats a step before the first");
     }
   }
+  for (uint64_t position : clip.moved_steps()) {
+    if (position >= steps) {
+      Fail(source, kClipPreambleBytes,
+           "corrupt clip: moved step " + std::to_string(position) + " is past the schedule's " +
+               std::to_string(steps) + " steps");
+    }
+  }
   for (uint64_t position : clip.anomaly_steps()) {
     if (position >= steps) {
       Fail(source, kClipPreambleBytes,
@@ -158,11 +211,7 @@ proto::Clip DecodeClip(const std::string& bytes, const std::string& source) {
 uint64_t WriteClipFile(const std::string& path, const proto::Clip& clip,
                        const ClipWriteOptions& options) {
   const std::string bytes = EncodeClip(clip, options);
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw PecanError(path + ": cannot create the clip file");
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  out.close();
-  if (!out) throw PecanError(path + ": cannot write the clip file");
+  WriteOutputFile(path, bytes);
   return bytes.size();
 }
 

@@ -23,7 +23,8 @@ namespace pecan {
 inline constexpr unsigned char kClipMagic[8] = {'P', 'E', 'C', 'A', 'N', 'C', 'L', 'P'};
 inline constexpr size_t kClipPreambleBytes = 24;
 inline constexpr uint8_t kClipEncodingZstd = 1;
-// A reader refuses payloads (and their decompressed size) above this, before allocating.
+// A reader refuses payloads (and their decompressed size) above this, before allocating; the
+// decompressed size is also bounded by what the payload's bytes can hold (zstd_frame.h).
 inline constexpr uint64_t kMaxClipPayloadBytes = uint64_t{1} << 32;
 
 struct ClipWriteOptions {
@@ -37,7 +38,9 @@ uint64_t WriteClipFile(const std::string& path, const proto::Clip& clip,
                        const ClipWriteOptions& options = {});
 
 // Reads a clip. Throws PecanError naming the file and the byte offset for a missing, foreign,
-// truncated or corrupt file, and for a clip of a newer major format version.
+// truncated or corrupt file, and for a clip of a newer major format version. A clip read is
+// consistent: every thread, site and step it refers to is in its own tables (thread ids are
+// 0 .. threads-1), so readers may index by them.
 proto::Clip ReadClipFile(const std::string& path);
 
 // The same on bytes in memory; `source` names them in error messages.

@@ -4,6 +4,8 @@
 #include <iostream>
 #include <mutex>
 
+#include "trace_format/utf8_text.h"
+
 namespace pecan {
 namespace {
 
@@ -24,7 +26,7 @@ void LogWarning(std::string_view message) {
   if (Sink()) {
     Sink()(message);
   } else {
-    std::cerr << "pecan: warning: " << message << "\n";
+    std::cerr << "pecan: warning: " << PrintableText(message) << "\n";
   }
 }
 

@@ -1,7 +1,10 @@
-// Conversions between trace.h types and trace.proto messages.
+// Conversions between trace.h types and trace.proto messages. Text from the program (paths,
+// thread names, arguments) goes through ValidUtf8: protobuf refuses to parse a string field that
+// is not UTF-8, so one stray byte would make the whole trace unreadable.
 #include "trace_format/proto_conversion.h"
 
 #include "trace_format/error.h"
+#include "trace_format/utf8_text.h"
 
 namespace pecan {
 
@@ -10,7 +13,7 @@ proto::ThreadInfo ThreadToProto(ThreadId id, const ThreadInfo& info) {
   p.set_id(id);
   if (info.parent) p.set_parent(*info.parent);
   p.set_ordinal(info.ordinal);
-  p.set_name(info.name);
+  p.set_name(ValidUtf8(info.name));
   return p;
 }
 
@@ -25,7 +28,7 @@ proto::Site SiteToProto(SiteId id, const SiteInfo& info) {
 proto::Module ModuleToProto(const ModuleInfo& module) {
   proto::Module p;
   p.set_id(module.id);
-  p.set_path(module.path);
+  p.set_path(ValidUtf8(module.path));
   p.set_load_address(module.load_address);
   p.set_build_id(module.build_id);
   return p;
@@ -35,7 +38,7 @@ proto::AddressName NameToProto(const AddressName& name) {
   proto::AddressName p;
   p.set_address(name.address);
   p.set_size(name.size);
-  p.set_name(name.name);
+  p.set_name(ValidUtf8(name.name));
   return p;
 }
 
@@ -51,9 +54,9 @@ proto::TraceHeader HeaderFromMeta(const TraceMeta& meta) {
   proto::TraceHeader h;
   h.set_format_major(meta.format_major);
   h.set_format_minor(meta.format_minor);
-  h.set_producer(meta.producer);
-  h.set_program(meta.program);
-  for (const auto& a : meta.args) h.add_args(a);
+  h.set_producer(ValidUtf8(meta.producer));
+  h.set_program(ValidUtf8(meta.program));
+  for (const auto& a : meta.args) h.add_args(ValidUtf8(a));
   h.set_pid(meta.pid);
   h.set_start_unix_ns(meta.start_unix_ns);
   auto* s = h.mutable_settings();
@@ -61,7 +64,7 @@ proto::TraceHeader HeaderFromMeta(const TraceMeta& meta) {
   s->set_zstd_level(meta.settings.zstd_level);
   s->set_func_events(meta.settings.func_events);
   s->set_stack_accesses(meta.settings.stack_accesses);
-  s->set_fork_policy(meta.settings.fork_policy);
+  s->set_fork_policy(ValidUtf8(meta.settings.fork_policy));
   s->set_drop_repeats(meta.settings.drop_repeats);
   return h;
 }

@@ -4,6 +4,7 @@
 #include <array>
 #include <cctype>
 #include <charconv>
+#include <cstdio>
 #include <fstream>
 #include <istream>
 #include <map>
@@ -16,6 +17,7 @@
 #include "trace_format/error.h"
 #include "trace_format/std_format.h"
 #include "trace_format/std_vocabulary.h"
+#include "trace_format/utf8_text.h"
 #include "trace_format/version.h"
 
 namespace pecan {
@@ -125,6 +127,14 @@ class StdImporter {
   void ParseLine(std::string_view raw, uint64_t line_number) {
     std::string_view line = Trim(raw);
     if (line.empty() || line.front() == '#') return;
+    // Names become protobuf strings and JSON, which must be UTF-8: refuse here, where the
+    // line is known, rather than write a trace nothing can read back.
+    if (size_t bad = FirstInvalidUtf8(raw); bad != std::string_view::npos) {
+      char byte[8];
+      std::snprintf(byte, sizeof byte, "0x%02X", static_cast<unsigned char>(raw[bad]));
+      Fail(line_number,
+           std::string("not UTF-8 text: byte ") + byte + " at column " + std::to_string(bad + 1));
+    }
 
     size_t bar1 = line.find('|');
     size_t bar2 = bar1 == std::string_view::npos ? bar1 : line.find('|', bar1 + 1);

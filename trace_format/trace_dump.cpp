@@ -208,7 +208,7 @@ std::string EventJson(const Namer& names, const Event& e, EventIndex index,
   if (IsAtomicAccess(e.kind) || e.kind == EventKind::kFence)
     j["order"] = MemoryOrderName(static_cast<MemoryOrder>(e.flags));
   if (e.repeats_before != 0) j["repeats_before"] = e.repeats_before;
-  return j.dump();
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 std::vector<FileDumper>& DumperRegistry() {
@@ -291,7 +291,8 @@ void DumpEvents(const Trace& tables, bool complete,
     buffer += "#    event  " + thread_heading +
               " kind           target                             @ site\n";
   } else if (options.format == DumpFormat::kJson) {
-    buffer += MetaJson(tables.meta).dump() + "\n";
+    buffer +=
+        MetaJson(tables.meta).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
   }
 
   for_each_event([&](const Event& e, EventIndex index) {
@@ -310,7 +311,9 @@ void DumpEvents(const Trace& tables, bool complete,
     if (buffer.size() >= (1 << 16)) flush();
   });
   if (options.format == DumpFormat::kJson)
-    buffer += TablesJson(tables, complete, describe).dump() + "\n";
+    buffer += TablesJson(tables, complete, describe)
+                  .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+              "\n";
   flush();
 }
 

@@ -18,6 +18,7 @@
 #include "trace_format/record_framing.h"
 #include "trace_format/version.h"
 #include "trace_format/xxhash64.h"
+#include "trace_format/zstd_frame.h"
 
 namespace pecan {
 namespace {
@@ -141,7 +142,8 @@ struct TraceReader::Impl {
       Corrupt(0, "not a pecan trace (bad magic)");
     if (have < sizeof preamble) Corrupt(file_size, "truncated inside the file preamble");
     framing::Preamble version = *framing::DecodePreamble(preamble);
-    std::string reads = "this pecan reads formats 1.x to " + std::to_string(kTraceFormatMajor) + ".x";
+    std::string reads =
+        "this pecan reads formats 1.x to " + std::to_string(kTraceFormatMajor) + ".x";
     std::string format =
         "format " + std::to_string(version.major) + "." + std::to_string(version.minor);
     if (version.major > kTraceFormatMajor)
@@ -223,16 +225,9 @@ struct TraceReader::Impl {
 
   // Decompresses and decodes the chunk record in `payload` (read from `offset`).
   void DecodeChunk(uint64_t offset, EventBatch& batch) {
-    unsigned long long size = ZSTD_getFrameContentSize(payload.data(), payload.size());
-    if (size == ZSTD_CONTENTSIZE_ERROR || size == ZSTD_CONTENTSIZE_UNKNOWN)
-      Corrupt(offset, "chunk is not a zstd frame with a known size");
-    if (size > framing::kMaxChunkDecodedBytes) Corrupt(offset, "chunk claims an implausible size");
-    if (ZSTD_findFrameCompressedSize(payload.data(), payload.size()) != payload.size())
-      Corrupt(offset, "chunk record is not exactly one zstd frame");
-    decoded.resize(size);
-    size_t n =
-        ZSTD_decompressDCtx(zstd, decoded.data(), decoded.size(), payload.data(), payload.size());
-    if (ZSTD_isError(n) || n != size) Corrupt(offset, "chunk does not decompress");
+    const std::string error = DecompressZstdFrame(zstd, payload.data(), payload.size(),
+                                                  framing::kMaxChunkDecodedBytes, decoded);
+    if (!error.empty()) Corrupt(offset, "chunk: " + error);
     chunk.Clear();
     if (!chunk.ParseFromString(decoded)) Corrupt(offset, "chunk does not parse");
     if (!has_footer && (!tables_applied_through || offset > *tables_applied_through)) {

@@ -46,6 +46,9 @@ struct TraceWriter::Impl {
   ByteBuffer serialized;
   ByteBuffer compressed;
   ZSTD_CCtx* zstd = nullptr;
+  // A write failed and its error was thrown: the destructor does not try to finish the file
+  // (which would fail again and repeat the error as a warning).
+  bool failed = false;
   Xxh64Stream payload_hash;
   proto::TraceFooter footer;  // the chunk index grows here; tables are added at Finish
 
@@ -55,6 +58,7 @@ struct TraceWriter::Impl {
   }
 
   [[noreturn]] void FailIo(const char* what) {
+    failed = true;
     throw PecanError(path + ": cannot " + what + ": " + std::strerror(errno));
   }
 
@@ -168,7 +172,7 @@ TraceWriter::TraceWriter(const std::string& path, const TraceMeta& meta,
 }
 
 TraceWriter::~TraceWriter() {
-  if (impl_ && !impl_->finished && impl_->file) {
+  if (impl_ && !impl_->finished && !impl_->failed && impl_->file) {
     try {
       Finish();
     } catch (const std::exception& e) {

@@ -281,3 +281,29 @@ TEST_CASE("files of format 1 are still read", "[robustness]") {
   CHECK(t.meta.format_major == 1);
   CHECK(t.addr == std::vector<uint64_t>{0x1000, 0x1000, 0x1008});
 }
+
+TEST_CASE("a chunk claiming more than its bytes can hold is refused before allocating",
+          "[robustness]") {
+  // Issue 20: a 181-byte trace whose chunk declares 1 GiB made the reader allocate 1 GiB.
+  // The chunk: a 17-byte zstd frame declaring `claimed` bytes, holding one RLE byte.
+  const uint64_t claimed = uint64_t{1} << 30;
+  std::string frame = "\x28\xb5\x2f\xfd";
+  frame += '\xe0';  // single segment, 8-byte content size, no checksum
+  for (int i = 0; i < 8; ++i) frame += static_cast<char>(claimed >> (8 * i));
+  frame += std::string("\x0b\x00\x00x", 4);  // last block, RLE, 1 byte
+  const std::string header = HeaderFromMeta(TraceMeta{}).SerializeAsString();
+  HandMadeTrace bomb(kTraceFormatMajor, kTraceFormatMinor);
+  bomb.Record(framing::RecordType::kHeader, header);
+  bomb.Record(framing::RecordType::kChunk, frame);
+  // No footer: the reader finds the chunk by walking the records.
+  const size_t chunk_at = framing::kPreambleBytes + framing::kRecordHeaderBytes + header.size();
+  std::string bytes = bomb.Finish(proto::TraceFooter{});
+  bytes.resize(chunk_at + framing::kRecordHeaderBytes + frame.size());
+
+  TempFile file("bomb.pecan");
+  WriteFileBytes(file.path(), bytes);
+  pecan::ScopedWarningCapture warnings;
+  CHECK_THROWS_WITH(ReadTrace(file.path()),
+                    file.path() + ":byte " + std::to_string(chunk_at) +
+                        ": chunk: implausible decoded size 1073741824 for 17 compressed bytes");
+}
