@@ -4,8 +4,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -103,38 +101,16 @@ std::map<std::string, std::string> RuntimeEnvironment(const RecordOptions& optio
   return environment;
 }
 
-volatile sig_atomic_t recorded_child = 0;
-
-// A termination request for `pecan record` goes to the program, which then ends and flushes.
-void ForwardSignalToChild(int signal_number) {
-  if (recorded_child > 0) ::kill(recorded_child, signal_number);
-}
-
 // Runs `program` with `argv` and the environment, in our process group (so the terminal's Ctrl-C
-// reaches it and it may read the terminal), and returns its wait status.
+// reaches it and it may read the terminal), and returns its wait status. A SIGINT, SIGTERM or
+// SIGHUP sent to pecan goes to the program, which then finishes its trace and ends.
 int RunAndWait(const std::string& program, std::vector<std::string> argv,
                std::vector<std::string> environment, pid_t& pid_out, double& seconds) {
-  // While the program runs, Ctrl-C and Ctrl-\ are for it alone; pecan waits to report.
-  const auto start = std::chrono::steady_clock::now();
   ForegroundChild child(program, std::move(argv), std::move(environment), "record: ");
-  const pid_t pid = child.pid();
-  recorded_child = pid;
-  struct sigaction forward {};
-  struct sigaction old_term {};
-  struct sigaction old_hup {};
-  forward.sa_handler = ForwardSignalToChild;
-  ::sigaction(SIGTERM, &forward, &old_term);
-  ::sigaction(SIGHUP, &forward, &old_hup);
-
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  recorded_child = 0;
-  ::sigaction(SIGTERM, &old_term, nullptr);
-  ::sigaction(SIGHUP, &old_hup, nullptr);
-  pid_out = pid;
-  return status;
+  const SupervisedEnd end = child.Wait(0);
+  seconds = end.seconds;
+  pid_out = child.pid();
+  return end.status;
 }
 
 std::string HumanBytes(uint64_t bytes) {
@@ -150,7 +126,9 @@ std::string HumanBytes(uint64_t bytes) {
 }
 
 // "pecan: recorded 1234 events of 5 threads in 0.523 s into FILE (12 KiB, 0.9 bytes/event)".
-void ReportTrace(const std::string& trace_path, double seconds) {
+// A trace without its footer is read through to count its events, unless `count_truncated` is
+// false (pecan is ending on a signal and a long trace must not keep it).
+void ReportTrace(const std::string& trace_path, double seconds, bool count_truncated) {
   if (!std::filesystem::exists(trace_path)) {
     std::cerr
         << "pecan: warning: the program left no trace at " << trace_path
@@ -164,6 +142,10 @@ void ReportTrace(const std::string& trace_path, double seconds) {
     uint64_t events = 0;
     if (std::optional<uint64_t> stated = reader.footer_event_count()) {
       events = *stated;
+    } else if (!count_truncated) {
+      std::cerr << "pecan: the trace at " << trace_path
+                << " lacks its end (the program was killed); its complete chunks are readable\n";
+      return;
     } else {
       EventBatch batch;
       while (reader.Next(batch)) events += batch.count();
@@ -218,7 +200,7 @@ int RunRecord(const RecordOptions& options) {
                  MergedEnvironment(RuntimeEnvironment(options, absolute_pattern)), pid, seconds);
   std::string trace_path = ExpandTracePattern(pattern, pid, program);
 
-  if (!options.quiet) ReportTrace(trace_path, seconds);
+  if (!options.quiet) ReportTrace(trace_path, seconds, TerminationSignal() == 0);
   if (WIFSIGNALED(status)) {
     int signal_number = WTERMSIG(status);
     std::cerr << "pecan: " << options.command.front() << " was killed by "
@@ -248,9 +230,10 @@ std::function<int()> SetupRecord(CLI::App& app) {
       ->check(CLI::IsMember({"drop", "all"}));
   app.add_option("--chunk-events", options->chunk_events, "Events per trace chunk (default 65536)")
       ->check(CLI::Range(1u, 1u << 26));
-  app.add_option("--zstd-level", options->zstd_level,
-                 "zstd compression level of the chunks (default 1: the trace writer shares the CPU with "
-                 "the program; `pecan convert --zstd-level 19` shrinks a trace afterwards)")
+  app.add_option(
+         "--zstd-level", options->zstd_level,
+         "zstd compression level of the chunks (default 1: the trace writer shares the CPU with "
+         "the program; `pecan convert --zstd-level 19` shrinks a trace afterwards)")
       ->check(CLI::Range(-7, 22));
   app.add_option("--fork", options->fork_policy,
                  "What a forked child of the program does: stop (record nothing, default) or "
