@@ -1,9 +1,11 @@
 // `pecan record`: runs a program built for pecan with the runtime in record mode, passes its
 // stdin/stdout/stderr and exit status through, then says where the trace went and what it holds.
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -85,6 +87,24 @@ std::string ExpandTracePattern(const std::string& pattern, pid_t pid, const std:
     }
   }
   return result;
+}
+
+// Checks that the trace file can be written, before the program runs: the runtime could only
+// let it run unrecorded. Creates nothing that stays; an existing file is left as it is.
+void CheckTraceWritable(const std::string& pattern, const std::string& program) {
+  const std::string path = ExpandTracePattern(pattern, ::getpid(), program);
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd >= 0) {
+    ::close(fd);
+    ::unlink(path.c_str());
+    return;
+  }
+  if (errno == EEXIST) fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    ::close(fd);
+    return;
+  }
+  throw PecanError("record: cannot write the trace " + pattern + ": " + std::strerror(errno));
 }
 
 std::map<std::string, std::string> RuntimeEnvironment(const RecordOptions& options,
@@ -193,6 +213,7 @@ int RunRecord(const RecordOptions& options) {
   // The pid is not known before the program starts, so %p names the file only afterwards; the
   // runtime gets an absolute path because the program may change its working directory.
   std::string absolute_pattern = std::filesystem::absolute(pattern).string();
+  CheckTraceWritable(absolute_pattern, program);
   pid_t pid = 0;
   double seconds = 0;
   int status =
