@@ -198,8 +198,9 @@ TEST_CASE("SIGINT or SIGTERM to pecan record ends the program, and the trace is 
 
 // SIGKILL loses what the runtime had not flushed yet (at most its last second), so the signal
 // comes once the trace file holds something.
-TEST_CASE("A recorded program that ignores the signal is killed; its trace's chunks stay readable",
-          "[e2e][signals][record]") {
+TEST_CASE(
+    "A recorded program that ignores the signal is killed, and its trace's chunks stay readable",
+    "[e2e][signals][record]") {
   const std::string dir = e2e::FreshDirectory("signals-record-ignored");
   const std::string trace = dir + "/t.pecan";
   SignalWhileRunning("pecan record (program ignores it)",
