@@ -15,9 +15,10 @@ ForegroundChild::ForegroundChild(const std::string& executable, std::vector<std:
                                  std::vector<std::string> environment, const std::string& context) {
   std::vector<char*> argv_c = CStrings(argv);
   std::vector<char*> environment_c = CStrings(environment);
+  // Ctrl-\ is for the program alone. Ctrl-C reaches pecan's handler (child_supervision.h), which
+  // leaves a terminal's signal to the program and forwards one sent to pecan alone.
   struct sigaction ignore {};
   ignore.sa_handler = SIG_IGN;
-  ::sigaction(SIGINT, &ignore, &old_int_);
   ::sigaction(SIGQUIT, &ignore, &old_quit_);
 
   posix_spawnattr_t attributes;
@@ -34,14 +35,13 @@ ForegroundChild::ForegroundChild(const std::string& executable, std::vector<std:
                                  environment_c.data());
   posix_spawnattr_destroy(&attributes);
   if (error != 0) {
-    ::sigaction(SIGINT, &old_int_, nullptr);
     ::sigaction(SIGQUIT, &old_quit_, nullptr);
     throw PecanError(context + "cannot run " + executable + ": " + std::strerror(error));
   }
+  supervised_.Started(pid_);
 }
 
 ForegroundChild::~ForegroundChild() {
-  ::sigaction(SIGINT, &old_int_, nullptr);
   ::sigaction(SIGQUIT, &old_quit_, nullptr);
 }
 

@@ -1,32 +1,40 @@
 // A program started in pecan's own process group, so the terminal's Ctrl-C and Ctrl-\ reach it
-// (and it may read the terminal) while pecan ignores them until the program has ended.
+// (and it may read the terminal); pecan leaves those to it and waits until it has ended.
 #pragma once
 
 #include <signal.h>
 #include <sys/types.h>
 
+#include <chrono>
 #include <string>
 #include <vector>
+
+#include "cli/child_supervision.h"
 
 namespace pecan::cli {
 
 class ForegroundChild {
  public:
   // Starts `executable` (looked up in PATH unless it holds a slash) with `argv` and
-  // `environment`, with SIGINT and SIGQUIT at their defaults in the child and ignored here.
-  // Throws PecanError("<context>cannot run <executable>: <reason>").
+  // `environment`, with SIGINT and SIGQUIT at their defaults in the child and SIGQUIT ignored
+  // here. Throws PecanError("<context>cannot run <executable>: <reason>").
   ForegroundChild(const std::string& executable, std::vector<std::string> argv,
                   std::vector<std::string> environment, const std::string& context);
-  // Gives SIGINT and SIGQUIT their handling from before back (the caller has waited for pid()).
+  // Gives SIGQUIT its handling from before back.
   ~ForegroundChild();
   ForegroundChild(const ForegroundChild&) = delete;
   ForegroundChild& operator=(const ForegroundChild&) = delete;
 
   pid_t pid() const { return pid_; }
 
+  // Waits until it ends; SIGKILL when `bound_seconds` (> 0) have passed since it started, and
+  // after the grace period when pecan is asked to end (child_supervision.h).
+  SupervisedEnd Wait(double bound_seconds) { return supervised_.Wait(start_, bound_seconds); }
+
  private:
+  SupervisedChild supervised_{ChildGroup::kPecans};
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   pid_t pid_ = 0;
-  struct sigaction old_int_ {};
   struct sigaction old_quit_ {};
 };
 

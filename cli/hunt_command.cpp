@@ -26,6 +26,7 @@
 #include "cli/workflow_finding_summary.h"
 #include "cli/workflow_finding_view.h"
 #include "cli/workflow_job_runner.h"
+#include "cli/workflow_output_directory.h"
 #include "cli/workflow_replay_runner.h"
 #include "cli/workflow_report_files.h"
 #include "cli/workflow_summary_json.h"
@@ -55,19 +56,11 @@ std::string Plural(size_t n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
-// Leaves DIR with none of a previous hunt's artifacts, so nothing stale is mistaken for new.
-void PrepareOutput(const std::string& dir) {
-  std::error_code error;
-  fs::create_directories(dir, error);
-  if (!fs::is_directory(dir)) throw PecanError("hunt: cannot create the output directory " + dir);
-  for (const char* leaf :
-       {"trace.pecan", "report.json", "report.sarif", "verdicts.json", "record.log"})
-    fs::remove(fs::path(dir) / leaf, error);
-  for (const char* sub : {"clips", "replays", "failures"}) {
-    fs::remove_all(fs::path(dir) / sub, error);
-    fs::create_directories(fs::path(dir) / sub, error);
-  }
-}
+// What hunt writes in DIR. A previous hunt's files there are removed first, so nothing stale is
+// mistaken for new; anyone else's refuse the hunt before it starts (workflow_output_directory.h).
+const std::vector<std::string> kHuntFiles = {"trace.pecan",   "report.json", "report.sarif",
+                                             "verdicts.json", "record.log",  "clips/",
+                                             "replays/",      "failures/"};
 
 // What can be checked before anything runs, so a mistake costs no recording and leaves a
 // previous hunt's DIR alone: the program, and the pattern spec (a list or a pattern file).
@@ -146,9 +139,9 @@ void PrintFinding(size_t number, const SummaryFinding& finding,
 int RunHunt(const HuntOptions& options) {
   CheckOptions(options);
   const std::string dir = options.output;
-  PrepareOutput(dir);
-  const std::string trace_path = (fs::path(dir) / "trace.pecan").string();
-  Record(options, trace_path, (fs::path(dir) / "record.log").string());
+  OutputDirectory output(dir, "hunt", kHuntFiles);
+  const std::string trace_path = output.Claim("trace.pecan");
+  Record(options, trace_path, output.Claim("record.log"));
 
   Trace trace = ReadTrace(trace_path);
   AnalysisOptions analysis_options;
@@ -157,8 +150,7 @@ int RunHunt(const HuntOptions& options) {
       options.regions == "functions" ? RegionMode::kFunctions : RegionMode::kLocks;
   AnalysisResult analysis = Analyze(trace, analysis_options);
   Symbolizer symbolizer(trace);
-  WriteJsonReportFile(trace, trace_path, analysis, symbolizer,
-                      (fs::path(dir) / "report.json").string());
+  WriteJsonReportFile(trace, trace_path, analysis, symbolizer, output.Claim("report.json"));
 
   // One clip per finding; the generator validates each before it is written.
   const std::string trace_hash = TraceContentHash(trace_path);
@@ -172,7 +164,7 @@ int RunHunt(const HuntOptions& options) {
     ClipPlan plan = generator.Generate(finding);
     if (plan.ok) {
       proto::Clip clip = ClipFromPlan(trace, locksets, finding, plan, trace_hash);
-      summary.clip_path = (fs::path(dir) / "clips" / (finding.id + ".clip")).string();
+      summary.clip_path = output.Claim("clips/" + finding.id + ".clip");
       WriteClipFile(summary.clip_path, clip);
       summary.clip_trace = trace_path;
       summary.clip_steps = plan.steps.size();
@@ -194,8 +186,8 @@ int RunHunt(const HuntOptions& options) {
 
   RunJobs(with_clip.size(), options.jobs, [&](size_t n) {
     SummaryFinding& finding = findings[with_clip[n]];
-    std::string log = (fs::path(dir) / "replays" / (finding.id + ".log")).string();
-    const std::string failure_clip = (fs::path(dir) / "failures" / (finding.id + ".clip")).string();
+    const std::string log = output.Claim("replays/" + finding.id + ".log");
+    const std::string failure_clip = output.Claim("failures/" + finding.id + ".clip");
     finding.verdict =
         ReplayClip(finding.clip_path, options.command, options.timeout, log, failure_clip);
   });
@@ -228,9 +220,9 @@ int RunHunt(const HuntOptions& options) {
         {"no_clip", no_clip},
         {"replay_errors", errors}}},
       {"findings", FindingsJson(findings)}};
-  std::ofstream((fs::path(dir) / "verdicts.json").string()) << verdicts.dump(2) << "\n";
+  std::ofstream(output.Claim("verdicts.json")) << verdicts.dump(2) << "\n";
   // After replay, so what code scanning shows is what replay found (refuted ones left out).
-  std::ofstream((fs::path(dir) / "report.sarif").string())
+  std::ofstream(output.Claim("report.sarif"))
       << SummarySarif(findings, ResolveSourceRoot(options.source_root)).dump(2) << "\n";
 
   std::cout << "\n";
@@ -272,7 +264,8 @@ std::function<int()> SetupHunt(CLI::App& app) {
   app.add_option(
       "-o,--output", options->output,
       "Directory for everything the hunt produces: trace.pecan, report.json, report.sarif, "
-      "clips/, verdicts.json (default ./pecan-out; a previous hunt's files there are replaced)");
+      "clips/, verdicts.json (default ./pecan-out). A previous hunt's files there are replaced; "
+      "files pecan did not write are never touched (it stops if one is in the way)");
   app.add_option("-j,--jobs", options->jobs, "Replays to run at the same time (default 2)")
       ->check(CLI::Range(size_t{1}, size_t{256}));
   app.add_option("--timeout", options->timeout,

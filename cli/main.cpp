@@ -1,11 +1,13 @@
 // Entry point of the `pecan` command: builds the CLI11 app from the registered subcommands,
 // runs the chosen one, and turns PecanError into a one-line message and exit status 2 (control
-// bytes and ill-formed UTF-8 from the input escaped as \xNN).
+// bytes and ill-formed UTF-8 from the input escaped as \xNN); a termination signal ends pecan and
+// whatever it started (cli/child_supervision.h).
 #include <google/protobuf/stubs/logging.h>
 #include <algorithm>
 
 #include <iostream>
 
+#include "cli/child_supervision.h"
 #include "cli/command.h"
 #include "trace_format/error.h"
 #include "trace_format/utf8_text.h"
@@ -50,13 +52,18 @@ int main(int argc, char** argv) {
     std::cerr << "pecan: error: " << pecan::PrintableText(e.what()) << " (see --help)\n";
     return 2;
   }
+  // From here on, whatever pecan starts ends with it (SIGINT, SIGTERM, SIGHUP).
+  InstallTerminationHandlers();
+  int status = 2;
   try {
-    return chosen ? chosen() : 2;
+    status = chosen ? chosen() : 2;
   } catch (const pecan::PecanError& e) {
     std::cerr << "pecan: error: " << pecan::PrintableText(e.what()) << "\n";
-    return 2;
   } catch (const std::exception& e) {
     std::cerr << "pecan: internal error: " << pecan::PrintableText(e.what()) << "\n";
-    return 2;
   }
+  // A command that finished after a termination signal (record reports its trace first) ends
+  // by that signal, as the caller asked.
+  EndIfTerminationRequested();
+  return status;
 }

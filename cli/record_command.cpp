@@ -1,11 +1,11 @@
 // `pecan record`: runs a program built for pecan with the runtime in record mode, passes its
 // stdin/stdout/stderr and exit status through, then says where the trace went and what it holds.
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -89,6 +89,24 @@ std::string ExpandTracePattern(const std::string& pattern, pid_t pid, const std:
   return result;
 }
 
+// Checks that the trace file can be written, before the program runs: the runtime could only
+// let it run unrecorded. Creates nothing that stays; an existing file is left as it is.
+void CheckTraceWritable(const std::string& pattern, const std::string& program) {
+  const std::string path = ExpandTracePattern(pattern, ::getpid(), program);
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd >= 0) {
+    ::close(fd);
+    ::unlink(path.c_str());
+    return;
+  }
+  if (errno == EEXIST) fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd >= 0) {
+    ::close(fd);
+    return;
+  }
+  throw PecanError("record: cannot write the trace " + pattern + ": " + std::strerror(errno));
+}
+
 std::map<std::string, std::string> RuntimeEnvironment(const RecordOptions& options,
                                                       const std::string& trace) {
   std::map<std::string, std::string> environment{{"PECAN_MODE", "record"}, {"PECAN_TRACE", trace}};
@@ -103,38 +121,16 @@ std::map<std::string, std::string> RuntimeEnvironment(const RecordOptions& optio
   return environment;
 }
 
-volatile sig_atomic_t recorded_child = 0;
-
-// A termination request for `pecan record` goes to the program, which then ends and flushes.
-void ForwardSignalToChild(int signal_number) {
-  if (recorded_child > 0) ::kill(recorded_child, signal_number);
-}
-
 // Runs `program` with `argv` and the environment, in our process group (so the terminal's Ctrl-C
-// reaches it and it may read the terminal), and returns its wait status.
+// reaches it and it may read the terminal), and returns its wait status. A SIGINT, SIGTERM or
+// SIGHUP sent to pecan goes to the program, which then finishes its trace and ends.
 int RunAndWait(const std::string& program, std::vector<std::string> argv,
                std::vector<std::string> environment, pid_t& pid_out, double& seconds) {
-  // While the program runs, Ctrl-C and Ctrl-\ are for it alone; pecan waits to report.
-  const auto start = std::chrono::steady_clock::now();
   ForegroundChild child(program, std::move(argv), std::move(environment), "record: ");
-  const pid_t pid = child.pid();
-  recorded_child = pid;
-  struct sigaction forward {};
-  struct sigaction old_term {};
-  struct sigaction old_hup {};
-  forward.sa_handler = ForwardSignalToChild;
-  ::sigaction(SIGTERM, &forward, &old_term);
-  ::sigaction(SIGHUP, &forward, &old_hup);
-
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  recorded_child = 0;
-  ::sigaction(SIGTERM, &old_term, nullptr);
-  ::sigaction(SIGHUP, &old_hup, nullptr);
-  pid_out = pid;
-  return status;
+  const SupervisedEnd end = child.Wait(0);
+  seconds = end.seconds;
+  pid_out = child.pid();
+  return end.status;
 }
 
 std::string HumanBytes(uint64_t bytes) {
@@ -153,7 +149,10 @@ std::string HumanBytes(uint64_t bytes) {
 // without a single event. `pecan record` never reports such a recording as a success.
 // Unless quiet, says what the trace holds:
 // "pecan: recorded 1234 events of 5 threads in 0.523 s into FILE (12 KiB, 0.9 bytes/event)".
-std::string CheckTrace(const std::string& trace_path, double seconds, bool quiet) {
+// A trace without its footer is read through to count its events, unless `count_truncated` is
+// false (pecan is ending on a signal and a long trace must not keep it).
+std::string CheckTrace(const std::string& trace_path, double seconds, bool quiet,
+                       bool count_truncated) {
   if (!std::filesystem::exists(trace_path)) {
     return "the program left no trace at " + trace_path +
            " (did it replace itself with exec, or was it killed before the runtime started?)";
@@ -165,6 +164,11 @@ std::string CheckTrace(const std::string& trace_path, double seconds, bool quiet
     uint64_t events = 0;
     if (std::optional<uint64_t> stated = reader.footer_event_count()) {
       events = *stated;
+    } else if (!count_truncated) {
+      if (!quiet)
+        std::cerr << "pecan: the trace at " << trace_path
+                  << " lacks its end (the program was killed); its complete chunks are readable\n";
+      return "";
     } else {
       EventBatch batch;
       while (reader.Next(batch)) events += batch.count();
@@ -220,6 +224,7 @@ int RunRecord(const RecordOptions& options) {
   // The pid is not known before the program starts, so %p names the file only afterwards; the
   // runtime gets an absolute path because the program may change its working directory.
   std::string absolute_pattern = std::filesystem::absolute(pattern).string();
+  CheckTraceWritable(absolute_pattern, program);
   pid_t pid = 0;
   double seconds = 0;
   int status =
@@ -227,7 +232,8 @@ int RunRecord(const RecordOptions& options) {
                  MergedEnvironment(RuntimeEnvironment(options, absolute_pattern)), pid, seconds);
   std::string trace_path = ExpandTracePattern(pattern, pid, program);
 
-  const std::string unusable = CheckTrace(trace_path, seconds, options.quiet);
+  const std::string unusable =
+      CheckTrace(trace_path, seconds, options.quiet, TerminationSignal() == 0);
   if (!unusable.empty()) std::cerr << "pecan: error: record: " << unusable << "\n";
   if (WIFSIGNALED(status)) {
     int signal_number = WTERMSIG(status);

@@ -86,14 +86,33 @@ struct ReplayCliOptions {
   std::vector<std::string> command;
 };
 
-// Where the clip of a failing run goes: --failure-clip, else beside CLIP (x.clip ->
-// x.failure.clip). A clip that is itself a run's clip fails again the same way: no new one.
+// Whether `path` holds a clip a replay wrote (which a later replay may replace).
+bool IsExecutedClip(const std::string& path) {
+  try {
+    return ReadClipFile(path).generator().rfind("executed", 0) == 0;
+  } catch (const PecanError&) {
+    return false;
+  }
+}
+
+// Where the clip of a failing run goes: --failure-clip (the user's choice, replaced), else
+// beside CLIP (x.clip -> x.failure.clip), unless a file pecan did not write is there. A clip
+// that is itself a run's clip fails again the same way: no new one by default.
 std::string FailureClipPath(const ReplayCliOptions& options, const proto::Clip& clip) {
   if (!options.failure_clip.empty()) return std::filesystem::absolute(options.failure_clip);
   if (clip.generator().rfind("executed", 0) == 0) return "";
   std::filesystem::path path = std::filesystem::absolute(options.clip_path);
   if (path.extension() == ".clip") path.replace_extension();
-  return path.string() + ".failure.clip";
+  const std::string chosen = path.string() + ".failure.clip";
+  std::error_code error;
+  if (std::filesystem::exists(chosen, error) && !IsExecutedClip(chosen)) {
+    if (!options.quiet)
+      std::cerr << "pecan: warning: " << chosen
+                << " is not a failure clip pecan wrote; no failure clip will be written "
+                   "(choose one with --failure-clip)\n";
+    return "";
+  }
+  return chosen;
 }
 
 // The program shares pecan's stdout and may have left its last line unfinished. When stdout is

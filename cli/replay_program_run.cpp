@@ -1,5 +1,5 @@
-// RunBounded: the program as a ForegroundChild and a polling waitpid that kills it at the bound;
-// plus the verdict file's path and reader.
+// RunBounded: the program as a ForegroundChild, killed at the bound or when pecan is asked to
+// end; plus the verdict file's path and reader.
 #include "cli/replay_program_run.h"
 
 #include <signal.h>
@@ -7,14 +7,12 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
-#include <thread>
 
 #include "cli/foreground_child.h"
 #include "trace_format/error.h"
@@ -23,32 +21,18 @@ namespace pecan::cli {
 
 ChildEnd RunBounded(const std::string& executable, std::vector<std::string> argv,
                     std::vector<std::string> environment, double bound_seconds) {
-  const auto start = std::chrono::steady_clock::now();
   ForegroundChild child(executable, std::move(argv), std::move(environment), "replay: ");
-  const pid_t pid = child.pid();
+  const SupervisedEnd ended = child.Wait(bound_seconds);
+  // Asked to end while the program ran: it is gone now, and so is pecan; no verdict.
+  EndIfTerminationRequested();
   ChildEnd end;
-  int status = 0;
-  auto pause = std::chrono::milliseconds(1);
-  for (;;) {
-    pid_t done = ::waitpid(pid, &status, bound_seconds > 0 ? WNOHANG : 0);
-    if (done == pid) break;
-    if (done < 0 && errno != EINTR) break;
-    if (bound_seconds <= 0) continue;
-    double elapsed =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (elapsed > bound_seconds && !end.timed_out) {
-      end.timed_out = true;
-      ::kill(pid, SIGKILL);
-    }
-    std::this_thread::sleep_for(pause);
-    if (pause < std::chrono::milliseconds(20)) pause *= 2;
-  }
-  end.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (WIFEXITED(status)) {
+  end.timed_out = ended.timed_out;
+  end.seconds = ended.seconds;
+  if (WIFEXITED(ended.status)) {
     end.exited = true;
-    end.exit_status = WEXITSTATUS(status);
-  } else if (WIFSIGNALED(status)) {
-    end.signal = WTERMSIG(status);
+    end.exit_status = WEXITSTATUS(ended.status);
+  } else if (WIFSIGNALED(ended.status)) {
+    end.signal = WTERMSIG(ended.status);
   }
   return end;
 }

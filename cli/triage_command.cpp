@@ -19,6 +19,7 @@
 #include "cli/workflow_finding_summary.h"
 #include "cli/workflow_html_summary.h"
 #include "cli/workflow_job_runner.h"
+#include "cli/workflow_output_directory.h"
 #include "cli/workflow_progress_warnings.h"
 #include "cli/workflow_replay_runner.h"
 #include "cli/workflow_summary_json.h"
@@ -98,6 +99,11 @@ void CheckReplayCommand(const TriageOptions& options) {
   if (options.replay) RequireExecutable(options.command.front(), "triage: --replay: ");
 }
 
+// What triage writes in DIR. A previous triage's files there are removed first; anyone else's
+// refuse the triage before it starts (workflow_output_directory.h).
+const std::vector<std::string> kTriageFiles = {"summary.json", "summary.sarif", "summary.html",
+                                               "clips/",       "replays/",      "failures/"};
+
 void WriteFile(const std::string& path, const std::string& text) {
   std::ofstream out(path);
   out << text;
@@ -115,16 +121,7 @@ int RunTriage(const TriageOptions& options) {
   if (traces.empty()) throw PecanError("triage: no traces given");
 
   const std::string dir = options.output;
-  std::error_code error;
-  fs::create_directories(dir, error);
-  if (!fs::is_directory(dir))
-    throw PecanError("triage: cannot create the output directory " + dir +
-                     (error ? ": " + error.message() : ""));
-  fs::remove_all(fs::path(dir) / "clips", error);
-  fs::remove_all(fs::path(dir) / "replays", error);
-  fs::create_directories(fs::path(dir) / "clips", error);
-  if (!fs::is_directory(fs::path(dir) / "clips"))
-    throw PecanError("triage: cannot create " + dir + "/clips");
+  OutputDirectory output(dir, "triage", kTriageFiles);
 
   AnalysisOptions analysis;
   analysis.patterns = options.patterns;
@@ -159,7 +156,7 @@ int RunTriage(const TriageOptions& options) {
     SummaryFinding summary = std::move(finding.summary);
     if (finding.clip != nullptr) {
       summary.clip_path = "clips/" + summary.id + ".clip";
-      const std::string clip_file = (fs::path(dir) / summary.clip_path).string();
+      const std::string clip_file = output.Claim(summary.clip_path);
       WriteClipFile(clip_file, *finding.clip);
       if (options.replay) {
         // A corpus may hold several programs' traces: only clips of this one can replay.
@@ -175,8 +172,6 @@ int RunTriage(const TriageOptions& options) {
   }
 
   if (!to_replay.empty()) {
-    fs::create_directories(fs::path(dir) / "replays", error);
-    fs::create_directories(fs::path(dir) / "failures", error);
     ProgressWithWarnings progress("pecan triage: replaying " + Plural(to_replay.size(), "clip"),
                                   to_replay.size());
     progress.Update(0);
@@ -185,9 +180,8 @@ int RunTriage(const TriageOptions& options) {
         to_replay.size(), options.jobs,
         [&](size_t n) {
           SummaryFinding& finding = findings[to_replay[n]];
-          const std::string log = (fs::path(dir) / "replays" / (finding.id + ".log")).string();
-          const std::string failure_clip =
-              (fs::path(dir) / "failures" / (finding.id + ".clip")).string();
+          const std::string log = output.Claim("replays/" + finding.id + ".log");
+          const std::string failure_clip = output.Claim("failures/" + finding.id + ".clip");
           finding.verdict = ReplayClip((fs::path(dir) / finding.clip_path).string(),
                                        options.command, options.timeout, log, failure_clip);
         },
@@ -227,10 +221,10 @@ int RunTriage(const TriageOptions& options) {
                          {"traces", std::move(traces_json)},
                          {"findings", FindingsJson(findings)}};
   if (options.replay) summary["command"] = options.command;
-  WriteFile((fs::path(dir) / "summary.json").string(), summary.dump(2) + "\n");
-  WriteFile((fs::path(dir) / "summary.sarif").string(),
+  WriteFile(output.Claim("summary.json"), summary.dump(2) + "\n");
+  WriteFile(output.Claim("summary.sarif"),
             SummarySarif(findings, ResolveSourceRoot(options.source_root)).dump(2) + "\n");
-  WriteFile((fs::path(dir) / "summary.html").string(),
+  WriteFile(output.Claim("summary.html"),
             RenderSummaryHtml("pecan triage", trace_results, findings));
 
   std::cout << "pecan triage: " << Plural(traces.size(), "trace") << " (" << damaged
@@ -305,9 +299,11 @@ std::function<int()> SetupTriage(CLI::App& app) {
                  "with --replay, then -- and the program with its arguments, as recorded")
       ->required()
       ->type_name("TRACE|DIR");
-  app.add_option("-o,--output", options->output,
-                 "Directory for summary.html, summary.json, summary.sarif, clips/ and replays/ "
-                 "(default ./pecan-triage; a previous triage's clips there are replaced)");
+  app.add_option(
+      "-o,--output", options->output,
+      "Directory for summary.html, summary.json, summary.sarif, clips/ and replays/ "
+      "(default ./pecan-triage). A previous triage's files there are replaced; files pecan did "
+      "not write are never touched (it stops if one is in the way)");
   app.add_option("-j,--jobs", options->jobs,
                  "Traces analyzed (and clips replayed) at the same time (default 2); memory grows "
                  "with this, not with the number of traces")

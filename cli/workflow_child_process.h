@@ -1,5 +1,6 @@
 // Runs one child process for the workflow commands (hunt, triage): argv, extra environment,
-// output redirected to files, and a wall-clock bound after which the child's process group dies.
+// output redirected to files, and a wall-clock bound after which the child's process group dies
+// (as it does when pecan is asked to end: child_supervision.h).
 #pragma once
 
 #include <fcntl.h>
@@ -19,6 +20,7 @@
 #include <thread>
 #include <vector>
 
+#include "cli/child_supervision.h"
 #include "cli/program_lookup.h"
 #include "trace_format/error.h"
 
@@ -41,8 +43,9 @@ struct ChildResult {
   double seconds = 0;
 };
 
-// Starts the child in its own process group and waits for it. Throws PecanError when it cannot
-// be started (no such program, unwritable output file).
+// Starts the child in its own process group and waits for it. When pecan is asked to end
+// meanwhile, ends pecan once the child is gone instead of returning. Throws PecanError when it
+// cannot be started (no such program, unwritable output file).
 inline ChildResult RunChild(const ChildSpec& spec) {
   if (spec.argv.empty()) throw PecanError("workflow: no program to run");
   std::vector<std::string> argv = spec.argv;
@@ -65,36 +68,27 @@ inline ChildResult RunChild(const ChildSpec& spec) {
   }
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
-  // Its own process group, so the bound can end the child together with whatever it started.
+  // Its own process group, so the bound (or pecan's end) ends the child together with whatever
+  // it started.
   posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attributes, 0);
 
-  auto start = std::chrono::steady_clock::now();
+  SupervisedChild supervised(ChildGroup::kOwn);
+  const auto start = std::chrono::steady_clock::now();
   pid_t pid = 0;
   int error = posix_spawnp(&pid, argv_c[0], &actions, &attributes, argv_c.data(), envp_c.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attributes);
   if (error != 0) throw PecanError(spec.argv[0] + ": cannot start: " + std::strerror(error));
+  supervised.Started(pid);
 
+  const SupervisedEnd end = supervised.Wait(start, spec.timeout_seconds);
+  // Asked to end while it ran: it is gone now; pecan ends too instead of starting more.
+  EndIfTerminationRequested();
   ChildResult result;
-  auto deadline = start + std::chrono::duration<double>(spec.timeout_seconds);
-  auto pause = std::chrono::milliseconds(1);
-  int status = 0;
-  for (;;) {
-    pid_t done = ::waitpid(pid, &status, WNOHANG);
-    if (done == pid) break;
-    if (done < 0 && errno != EINTR)
-      throw PecanError("workflow: waitpid: " + std::string(std::strerror(errno)));
-    if (spec.timeout_seconds > 0 && std::chrono::steady_clock::now() >= deadline &&
-        !result.timed_out) {
-      result.timed_out = true;
-      ::kill(-pid, SIGKILL);
-    }
-    std::this_thread::sleep_for(pause);
-    // Short children answer quickly; long ones are polled less often.
-    if (pause < std::chrono::milliseconds(20)) pause *= 2;
-  }
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.timed_out = end.timed_out;
+  result.seconds = end.seconds;
+  const int status = end.status;
   if (WIFEXITED(status)) {
     result.exited = true;
     result.exit_status = WEXITSTATUS(status);

@@ -69,8 +69,10 @@ TEST_CASE("pecan hunt rejects mistakes with one line and exit status 2, before r
     CHECK(e2e::ReadText(out + "/verdicts.json") == "{\"previous\": true}\n");
   }
 
-  // A program not built with pecan: record's own reason, not the last line of its advice.
-  e2e::PecanRun run = e2e::RunPecan({"hunt", "-o", out, "--", "/bin/true"}, dir + "/run.log");
+  // A program not built with pecan: record's own reason, not the last line of its advice. (In a
+  // directory of its own: pecan would not replace the verdicts.json above, which it did not write.)
+  e2e::PecanRun run =
+      e2e::RunPecan({"hunt", "-o", dir + "/out-true", "--", "/bin/true"}, dir + "/run.log");
   INFO("output:\n" << run.output);
   CHECK(run.result.exit_status == 2);
   CHECK(Lines(run.output) == 1);

@@ -1,9 +1,12 @@
 // `pecan record` end to end: the program's stdin, stdout and exit status pass through, a death
 // by signal becomes 128+N with a message, options reach the runtime, and a program that was not
-// built for recording is refused with advice instead of yielding an empty trace.
+// built for recording is refused with advice instead of yielding an empty trace, and so is a trace
+// path that cannot be written.
 #include <catch2/catch.hpp>
+#include <fstream>
 #include <regex>
 #include <string>
+#include <utility>
 
 #include "tooling_support.h"
 #include "trace_format/trace_reader.h"
@@ -132,4 +135,24 @@ TEST_CASE("pecan record refuses a program not built for recording and says how t
   CommandResult missing = RunCommand(Record("-- no-such-program-xyz"), scratch);
   CHECK(missing.exit_code == 2);
   CHECK_THAT(missing.err, Catch::Contains("not found in PATH"));
+}
+
+TEST_CASE("pecan record refuses a trace path it cannot write, before the program runs",
+          "[record]") {
+  TempDir scratch("record-unwritable");
+  std::ofstream(scratch / "a-file") << "not a directory\n";
+  const std::pair<std::string, std::string> cases[] = {
+      {"/no/such/dir/t.pecan", "No such file or directory"},
+      {scratch / "a-file/t.pecan", "Not a directory"},
+      {scratch.path().string(), "Is a directory"},
+  };
+  for (const auto& [trace, cause] : cases) {
+    CommandResult run =
+        RunCommand(Record("-o " + Quote(trace) + " -- " + Quote(InstrumentedCounter())), scratch);
+    INFO(run.err);
+    CHECK(run.exit_code == 2);
+    CHECK(run.out.empty());  // the program did not run
+    CHECK(run.err == "pecan: error: record: cannot write the trace " + trace + ": " + cause + "\n");
+  }
+  CHECK(ReadFile(scratch / "a-file") == "not a directory\n");
 }
