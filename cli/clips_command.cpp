@@ -1,5 +1,6 @@
 // `pecan clips TRACE`: one bug-hatching schedule (.clip) per finding, from a fresh analysis or a
 // JSON report, each checked by the ScheduleValidator before it is written.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -32,6 +33,7 @@ struct ClipsOptions {
   std::string patterns = "all";
   std::string regions = "locks";
   bool recorded = false;
+  uint64_t recorded_steps = 0;  // 0: all of them
 };
 
 // The whole recorded run as one clip without anomaly events: replaying it re-runs the program
@@ -44,7 +46,11 @@ int WriteRecordedRunClip(const ClipsOptions& options, const Trace& trace,
   ClipPlan plan;
   plan.ok = true;
   plan.generator = "recorded";
-  plan.steps.resize(trace.size_events());
+  // A prefix of the recorded order is itself feasible; the replay continues after it under its
+  // seeded schedule.
+  plan.steps.resize(options.recorded_steps != 0
+                        ? std::min<uint64_t>(options.recorded_steps, trace.size_events())
+                        : trace.size_events());
   for (size_t i = 0; i < plan.steps.size(); ++i) plan.steps[i] = static_cast<EventIndex>(i);
   const PorIndex por(trace);
   if (const ValidationResult valid = ScheduleValidator(trace, por).CheckFeasible(plan.steps);
@@ -181,6 +187,10 @@ std::function<int()> SetupClips(CLI::App& app) {
   app.add_flag("--recorded", options->recorded,
                "Instead of one clip per finding, write recorded.clip: the whole recorded run, "
                "event by event, to re-run the program exactly as recorded");
+  app.add_option("--steps", options->recorded_steps,
+                 "With --recorded: only the first N events of the run (the replay goes on "
+                 "after them under its --seed)")
+      ->check(CLI::PositiveNumber);
   app.footer(
       "For every finding, writes the schedule that drives the program into the anomaly: the\n"
       "recorded order with as few events moved as possible, cut right after the anomaly.\n"

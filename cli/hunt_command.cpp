@@ -20,6 +20,7 @@
 #include "analyzer/builtin_patterns.h"
 #include "analyzer/por_index.h"
 #include "analyzer/symbolizer.h"
+#include "cli/before_each.h"
 #include "cli/command.h"
 #include "cli/workflow_child_process.h"
 #include "cli/workflow_clip_picture.h"
@@ -49,6 +50,8 @@ struct HuntOptions {
   std::string regions = "locks";
   std::string patterns = "all";
   std::string source_root;  // empty: the working directory
+  int expect_exit = 0;
+  std::string before_each;
   std::vector<std::string> command;
 };
 
@@ -79,7 +82,13 @@ void CheckOptions(const HuntOptions& options) {
 void Record(const HuntOptions& options, const std::string& trace_path,
             const std::string& log_path) {
   ChildSpec spec;
-  spec.argv = {SelfExecutable(), "record", "-o", trace_path, "--"};
+  spec.argv = {SelfExecutable(),
+               "record",
+               "-o",
+               trace_path,
+               "--expect-exit",
+               std::to_string(options.expect_exit),
+               "--"};
   spec.argv.insert(spec.argv.end(), options.command.begin(), options.command.end());
   spec.stdout_path = log_path;
   spec.stderr_path = log_path;
@@ -97,7 +106,7 @@ void Record(const HuntOptions& options, const std::string& trace_path,
   }
   std::cout << "pecan hunt: recorded " << options.command.front() << " into " << trace_path << " ("
             << ended << "); its output is in " << log_path << "\n";
-  if (!result.exited || result.exit_status != 0)
+  if (!result.exited || result.exit_status != options.expect_exit)
     std::cout << "pecan hunt: note: the recorded run itself failed\n";
 }
 
@@ -141,6 +150,7 @@ int RunHunt(const HuntOptions& options) {
   const std::string dir = options.output;
   OutputDirectory output(dir, "hunt", kHuntFiles);
   const std::string trace_path = output.Claim("trace.pecan");
+  RunBeforeEach(options.before_each, "hunt");
   Record(options, trace_path, output.Claim("record.log"));
 
   Trace trace = ReadTrace(trace_path);
@@ -181,15 +191,19 @@ int RunHunt(const HuntOptions& options) {
   std::cout << "pecan hunt: " << Plural(trace.size_events(), "event") << ", "
             << Plural(findings.size(), "prediction") << ", " << Plural(with_clip.size(), "clip");
   if (!with_clip.empty())
-    std::cout << "; replaying " << std::min(options.jobs, with_clip.size()) << " at a time";
+    std::cout << "; replaying "
+              << std::min(options.before_each.empty() ? options.jobs : 1, with_clip.size())
+              << " at a time";
   std::cout << std::endl;
 
-  RunJobs(with_clip.size(), options.jobs, [&](size_t n) {
+  const ReplayRunSettings replay{options.timeout, options.expect_exit, options.before_each};
+  // Replays that restore a shared starting state first must not overlap.
+  const size_t jobs = options.before_each.empty() ? options.jobs : 1;
+  RunJobs(with_clip.size(), jobs, [&](size_t n) {
     SummaryFinding& finding = findings[with_clip[n]];
     const std::string log = output.Claim("replays/" + finding.id + ".log");
     const std::string failure_clip = output.Claim("failures/" + finding.id + ".clip");
-    finding.verdict =
-        ReplayClip(finding.clip_path, options.command, options.timeout, log, failure_clip);
+    finding.verdict = ReplayClip(finding.clip_path, options.command, replay, log, failure_clip);
   });
 
   std::stable_sort(findings.begin(), findings.end(), SummaryOrder);
@@ -272,6 +286,14 @@ std::function<int()> SetupHunt(CLI::App& app) {
                  "Time bound of each replay in seconds (default 30); a replay that runs longer is "
                  "counted as refuted")
       ->check(CLI::PositiveNumber);
+  app.add_option("--expect-exit", options->expect_exit,
+                 "The program's normal exit status (default 0); any other is a failure")
+      ->check(CLI::Range(0, 255));
+  app.add_option("--before-each", options->before_each,
+                 "A shell command run before the recording and before each replay, so every run "
+                 "starts from the same state (e.g. 'rm -f out.txt'); replays then run one at a "
+                 "time")
+      ->type_name("CMD");
   app.add_option(
          "--regions", options->regions,
          "Atomic regions for atomicity and atomic-set patterns: locks (outermost critical "

@@ -58,6 +58,7 @@ struct RecordOptions {
   std::string fork_policy;
   std::string repeats;
   bool quiet = false;
+  int expect_exit = 0;
   std::vector<std::string> command;
 };
 
@@ -243,7 +244,12 @@ int RunRecord(const RecordOptions& options) {
     return 128 + signal_number;
   }
   // A program that ended normally but left nothing to analyze: the recording failed.
-  if (!unusable.empty() && WIFEXITED(status) && WEXITSTATUS(status) == 0) return 2;
+  if (!unusable.empty() && WIFEXITED(status) && WEXITSTATUS(status) == options.expect_exit)
+    return 2;
+  if (WIFEXITED(status) && WEXITSTATUS(status) != options.expect_exit && !options.quiet)
+    std::cerr << "pecan: " << options.command.front() << " exited with status "
+              << WEXITSTATUS(status) << " (its normal status is " << options.expect_exit
+              << "): the recorded run failed\n";
   return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 }
 
@@ -277,6 +283,10 @@ std::function<int()> SetupRecord(CLI::App& app) {
       ->check(CLI::IsMember({"stop", "follow"}));
   app.add_flag("-q,--quiet", options->quiet,
                "Print nothing but errors (the runtime's messages included)");
+  app.add_option("--expect-exit", options->expect_exit,
+                 "The program's normal exit status (default 0): another one is reported as a "
+                 "failed run (pecan record still exits with the program's status)")
+      ->check(CLI::Range(0, 255));
   app.add_option("command", options->command,
                  "The program to record and its arguments; put them after -- so their options "
                  "stay theirs")

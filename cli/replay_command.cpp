@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/before_each.h"
 #include "cli/command.h"
 #include "cli/program_lookup.h"
 #include "cli/replay_gdb_script.h"
@@ -82,6 +83,7 @@ struct ReplayCliOptions {
   std::string race_order = "reversed";
   uint64_t seed = 0;
   int expect_exit = 0;
+  std::string before_each;
   std::string failure_clip;
   std::vector<std::string> command;
 };
@@ -167,6 +169,7 @@ int Replay(ReplayCliOptions options) {
     std::filesystem::remove(failure_clip, ignored);
   }
 
+  RunBeforeEach(options.before_each, "replay");
   ChildEnd end;
   if (options.gdb) {
     const std::string script = WriteGdbScript(anomaly, verdict_path);
@@ -234,6 +237,10 @@ std::function<int()> SetupReplay(CLI::App& app) {
   app.add_option("--expect-exit", options->expect_exit,
                  "The program's normal exit status (default 0); any other status is a failure")
       ->check(CLI::Range(0, 255));
+  app.add_option("--before-each", options->before_each,
+                 "A shell command run before the program, to give it the starting state of the "
+                 "recording (e.g. 'rm -f out.txt'); the replay stops if it fails")
+      ->type_name("CMD");
   app.add_option("--failure-clip", options->failure_clip,
                  "Where to write the clip of the run when the program fails (default: CLIP's "
                  "name with .failure.clip)")

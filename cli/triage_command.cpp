@@ -43,6 +43,8 @@ struct TriageOptions {
   std::string regions = "locks";
   std::string patterns = "all";
   std::string source_root;  // empty: the working directory
+  int expect_exit = 0;
+  std::string before_each;
 };
 
 std::string Plural(size_t n, const std::string& word) {
@@ -176,14 +178,15 @@ int RunTriage(const TriageOptions& options) {
                                   to_replay.size());
     progress.Update(0);
     size_t replayed = 0;
+    const ReplayRunSettings replay{options.timeout, options.expect_exit, options.before_each};
     RunJobs(
-        to_replay.size(), options.jobs,
+        to_replay.size(), options.before_each.empty() ? options.jobs : 1,
         [&](size_t n) {
           SummaryFinding& finding = findings[to_replay[n]];
           const std::string log = output.Claim("replays/" + finding.id + ".log");
           const std::string failure_clip = output.Claim("failures/" + finding.id + ".clip");
           finding.verdict = ReplayClip((fs::path(dir) / finding.clip_path).string(),
-                                       options.command, options.timeout, log, failure_clip);
+                                       options.command, replay, log, failure_clip);
         },
         [&](size_t) { progress.Update(++replayed); });
   }
@@ -314,6 +317,14 @@ std::function<int()> SetupTriage(CLI::App& app) {
                "programs are left unreplayed)");
   app.add_option("--timeout", options->timeout, "Time bound of each replay in seconds (default 30)")
       ->check(CLI::PositiveNumber);
+  app.add_option("--expect-exit", options->expect_exit,
+                 "With --replay: the program's normal exit status (default 0); any other is a "
+                 "failure")
+      ->check(CLI::Range(0, 255));
+  app.add_option("--before-each", options->before_each,
+                 "With --replay: a shell command run before each replay, so every replay starts "
+                 "from the same state; replays then run one at a time")
+      ->type_name("CMD");
   app.add_option("--regions", options->regions,
                  "Atomic regions: locks (default) or functions (see pecan hunt --help)")
       ->check(CLI::IsMember({"locks", "functions"}));

@@ -97,16 +97,32 @@ inline std::string LastPecanError(const std::string& log_path) {
   return last;
 }
 
+// How hunt and triage run each `pecan replay`.
+struct ReplayRunSettings {
+  double timeout_seconds = 30;  // 0: no bound
+  int expect_exit = 0;          // the program's normal exit status (--expect-exit)
+  std::string before_each;      // shell command run before each replay (--before-each)
+};
+
 // Runs the replay; the child's whole output goes to `log_path`; when the program fails, the
 // clip of the failing run goes to `failure_clip_path`. Never throws for a failed replay:
 // problems become an "error" verdict with the reason.
 inline SummaryVerdict ReplayClip(const std::string& clip_path,
-                                 const std::vector<std::string>& command, double timeout_seconds,
-                                 const std::string& log_path,
+                                 const std::vector<std::string>& command,
+                                 const ReplayRunSettings& settings, const std::string& log_path,
                                  const std::string& failure_clip_path) {
   using namespace replay_runner_detail;
+  const double timeout_seconds = settings.timeout_seconds;
   ChildSpec spec;
-  spec.argv = {SelfExecutable(), "replay", "--json", "--failure-clip", failure_clip_path};
+  spec.argv = {SelfExecutable(),
+               "replay",
+               "--json",
+               "--failure-clip",
+               failure_clip_path,
+               "--expect-exit",
+               std::to_string(settings.expect_exit)};
+  if (!settings.before_each.empty())
+    spec.argv.insert(spec.argv.end(), {"--before-each", settings.before_each});
   if (timeout_seconds > 0) {
     char bound[32];
     std::snprintf(bound, sizeof bound, "%g", timeout_seconds);

@@ -42,6 +42,26 @@ class PendingEvent {
   ThreadSlot& slot_;
 };
 
+// While a seeded policy schedules, the holder keeps the turn guarded from checking its event to
+// executing (and logging) it: the watchdog's hand-over from an idle holder (HandOverFromIdleHolder)
+// must not move the turn in between, or two threads would run events at once. A clip needs no
+// guard: the watchdog never takes the turn from the thread whose step is next.
+class TurnGuard {
+ public:
+  TurnGuard(std::atomic_flag& flag, bool active) : flag_(active ? &flag : nullptr) {
+    if (flag_ == nullptr) return;
+    while (flag_->test_and_set(std::memory_order_acquire)) CpuRelax();
+  }
+  ~TurnGuard() {
+    if (flag_ != nullptr) flag_->clear(std::memory_order_release);
+  }
+  TurnGuard(const TurnGuard&) = delete;
+  TurnGuard& operator=(const TurnGuard&) = delete;
+
+ private:
+  std::atomic_flag* flag_;
+};
+
 }  // namespace
 
 // The slots of threads that wait at an event: what policies see as WaitingThreads.
@@ -169,8 +189,19 @@ bool Scheduler::PassTurn(LogicalThread from) {
   if (policy_.WantsSettledThreads()) Settle(from);
   LogicalThread next = policy_.NextHolder(from, WaitingView(*this));
   LogicalThread expected = from;
-  if (!holder_.compare_exchange_strong(expected, next, std::memory_order_acq_rel)) return false;
+  if (!holder_.compare_exchange_strong(expected, next, std::memory_order_seq_cst)) return false;
   transitions_.fetch_add(1, std::memory_order_relaxed);
+  if (next == kNoThread && policy_.VacantTurnMayBeTaken()) {
+    // A thread that reached its event after the policy looked, but before the turn was left
+    // free, found the turn still held and waits: look once more (TakeVacantTurn is the other
+    // half: each side publishes before it reads the other's state).
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    next = policy_.NextHolder(from, WaitingView(*this));
+    LogicalThread vacant = kNoThread;
+    if (next == kNoThread ||
+        !holder_.compare_exchange_strong(vacant, next, std::memory_order_seq_cst))
+      return true;
+  }
   if (ThreadSlot* slot = SlotFor(next)) slot->wake.Post();
   return true;
 }
@@ -241,7 +272,8 @@ void Scheduler::OnEvent(const EventView& event) {
   PendingEvent pending(self, event);
   TakeVacantTurn(self);
   for (;;) {
-    if (holder_.load(std::memory_order_acquire) == self.id) {
+    if (TurnGuard guard(turn_guard_, policy_.WantsSettledThreads());
+        holder_.load(std::memory_order_acquire) == self.id) {
       if (policy_.WantsSettledThreads()) Settle(self.id);
       switch (policy_.CheckEvent(self.id, event, WaitingView(*this))) {
         case SchedulePolicy::Check::kMine:
@@ -272,9 +304,11 @@ void Scheduler::OnEvent(const EventView& event) {
 }
 
 void Scheduler::TakeVacantTurn(const ThreadSlot& self) {
+  // The caller has published its pending event (PendingEvent): see PassTurn.
+  std::atomic_thread_fence(std::memory_order_seq_cst);
   LogicalThread vacant = kNoThread;
-  if (holder_.load(std::memory_order_acquire) == kNoThread && policy_.VacantTurnMayBeTaken() &&
-      holder_.compare_exchange_strong(vacant, self.id, std::memory_order_acq_rel))
+  if (holder_.load(std::memory_order_seq_cst) == kNoThread && policy_.VacantTurnMayBeTaken() &&
+      holder_.compare_exchange_strong(vacant, self.id, std::memory_order_seq_cst))
     transitions_.fetch_add(1, std::memory_order_relaxed);
 }
 
@@ -286,7 +320,8 @@ void Scheduler::AcquireTurnFor(const EventView& upcoming) {
   PendingEvent pending(self, blocking);
   TakeVacantTurn(self);
   for (;;) {
-    if (holder_.load(std::memory_order_acquire) == self.id) {
+    if (TurnGuard guard(turn_guard_, policy_.WantsSettledThreads());
+        holder_.load(std::memory_order_acquire) == self.id) {
       if (policy_.WantsSettledThreads()) Settle(self.id);
       switch (policy_.CheckEvent(self.id, blocking, WaitingView(*this))) {
         case SchedulePolicy::Check::kMine:
@@ -388,10 +423,15 @@ Scheduler::Snapshot Scheduler::Inspect() const {
 }
 
 bool Scheduler::HandOverFromIdleHolder(LogicalThread holder) {
-  if (!scheduling() || holder_.load(std::memory_order_acquire) != holder) return false;
+  // A holder busy with an event (TurnGuard) is not idle.
+  if (turn_guard_.test_and_set(std::memory_order_acquire)) return false;
+  bool moved = false;
   // The holder has none of the next steps, so the position cannot move until the turn does.
-  if (policy_.OwnsNextStep(holder)) return false;
-  return PassTurn(holder);
+  if (scheduling() && holder_.load(std::memory_order_acquire) == holder &&
+      !policy_.OwnsNextStep(holder))
+    moved = PassTurn(holder);
+  turn_guard_.clear(std::memory_order_release);
+  return moved;
 }
 
 std::string Scheduler::DescribeState() const {

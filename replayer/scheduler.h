@@ -130,6 +130,7 @@ class Scheduler {
   std::atomic<uint64_t> transitions_{0};
   std::atomic<LogicalThread> highest_slot_used_{0};
   ExecutionLog* log_ = nullptr;
+  std::atomic_flag turn_guard_ = ATOMIC_FLAG_INIT;  // see TurnGuard (scheduler.cpp)
 };
 
 }  // namespace pecan::replay

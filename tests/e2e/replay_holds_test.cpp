@@ -237,3 +237,57 @@ TEST_CASE(
                Catch::Contains("every thread is blocked"));
   }
 }
+
+TEST_CASE(
+    "a replay starts from the recorded state with --before-each, and --expect-exit names "
+    "the normal exit status",
+    "[e2e][replay][hunt]") {
+  const std::string dir = e2e::FreshDirectory("replay-holds-starting-state");
+  const std::string program = TestProgram("starting_state");
+  // hunt records and replays in `dir`, where the program leaves state.txt behind.
+  e2e::PecanRun hunt = e2e::RunPecanIn(dir,
+                                       {"hunt", "-o", "out", "--expect-exit", "3", "--before-each",
+                                        "rm -f state.txt", "--", program},
+                                       dir + "/hunt.log");
+  INFO(hunt.output);
+  CHECK_THAT(hunt.output, !Catch::Contains("the recorded run itself failed"));
+  const nlohmann::json verdicts = e2e::ReadJson(dir + "/out/verdicts.json");
+  REQUIRE(verdicts["counts"]["confirmed"].get<int>() >= 1);
+  for (const auto& finding : verdicts["findings"]) {
+    INFO(finding.dump());
+    CHECK(finding["verdict"]["outcome"] == "hatched");
+    CHECK(finding["verdict"]["failure"] == "");  // exit status 3 is this program's normal end
+  }
+  CHECK(hunt.result.exited);
+  CHECK(hunt.result.exit_status == 1);  // confirmed findings
+
+  const std::string clip =
+      dir + "/out/clips/" + verdicts["findings"][0]["id"].get<std::string>() + ".clip";
+  auto replay = [&](const std::vector<std::string>& options) {
+    std::vector<std::string> arguments = {"replay", "--json", "--failure-clip", "f.clip"};
+    arguments.insert(arguments.end(), options.begin(), options.end());
+    arguments.insert(arguments.end(), {clip, "--", program});
+    e2e::PecanRun run = e2e::RunPecanIn(dir, arguments, dir + "/replay.log");
+    INFO(run.output);
+    return e2e::LastJsonLine(run.output);
+  };
+  // state.txt is there from the last replay: the run takes another path and diverges, then
+  // ends normally (status 3): refuted.
+  nlohmann::json stale = replay({"--expect-exit", "3"});
+  CHECK(stale["verdict"] == "infeasible");
+  CHECK(stale["divergence"].is_string());
+  // From the recording's state it follows the clip.
+  nlohmann::json fresh = replay({"--expect-exit", "3", "--before-each", "rm -f state.txt"});
+  CHECK(fresh["verdict"] == "hatched");
+  CHECK(fresh["failure"].is_null());
+  // Without --expect-exit, status 3 is a failure.
+  nlohmann::json failing = replay({"--before-each", "rm -f state.txt"});
+  CHECK(failing["verdict"] == "hatched");
+  CHECK(failing["failure"] == "exit");
+  CHECK(failing["exit_status"] == 3);
+  // A --before-each that fails stops the replay before the program runs.
+  e2e::PecanRun broken = e2e::RunPecanIn(
+      dir, {"replay", "--before-each", "exit 4", clip, "--", program}, dir + "/broken.log");
+  CHECK(ExitStatus(broken.result) == 2);
+  CHECK_THAT(broken.output, Catch::Contains("--before-each 'exit 4' exited with status 4"));
+}
