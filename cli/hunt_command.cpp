@@ -36,6 +36,7 @@
 #include "schedgen/schedule_generator.h"
 #include "trace_format/clip_file.h"
 #include "trace_format/error.h"
+#include "trace_format/output_file.h"
 #include "trace_format/trace_reader.h"
 
 namespace pecan::cli {
@@ -234,10 +235,11 @@ int RunHunt(const HuntOptions& options) {
         {"no_clip", no_clip},
         {"replay_errors", errors}}},
       {"findings", FindingsJson(findings)}};
-  std::ofstream(output.Claim("verdicts.json")) << verdicts.dump(2) << "\n";
+  // Whole or not at all (a full disk leaves no empty file): trace_format/output_file.h.
+  WriteOutputFile(output.Claim("verdicts.json"), verdicts.dump(2) + "\n");
   // After replay, so what code scanning shows is what replay found (refuted ones left out).
-  std::ofstream(output.Claim("report.sarif"))
-      << SummarySarif(findings, ResolveSourceRoot(options.source_root)).dump(2) << "\n";
+  WriteOutputFile(output.Claim("report.sarif"),
+                  SummarySarif(findings, ResolveSourceRoot(options.source_root)).dump(2) + "\n");
 
   std::cout << "\n";
   if (confirmed == 0) {

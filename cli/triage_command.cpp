@@ -27,6 +27,7 @@
 #include "cli/workflow_trace_triage.h"
 #include "trace_format/clip_file.h"
 #include "trace_format/error.h"
+#include "trace_format/output_file.h"
 
 namespace pecan::cli {
 namespace {
@@ -106,10 +107,9 @@ void CheckReplayCommand(const TriageOptions& options) {
 const std::vector<std::string> kTriageFiles = {"summary.json", "summary.sarif", "summary.html",
                                                "clips/",       "replays/",      "failures/"};
 
+// Whole or not at all (a full disk leaves no empty file): trace_format/output_file.h.
 void WriteFile(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) throw PecanError("triage: cannot write " + path);
+  WriteOutputFile(path, text);
 }
 
 int RunTriage(const TriageOptions& options) {

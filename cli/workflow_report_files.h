@@ -2,7 +2,7 @@
 // `pecan analyze -f json` would write for the same trace (every prediction, before replay).
 #pragma once
 
-#include <fstream>
+#include <sstream>
 #include <string>
 
 #include "analyzer/analysis.h"
@@ -10,6 +10,7 @@
 #include "analyzer/report_json.h"
 #include "analyzer/symbolizer.h"
 #include "trace_format/error.h"
+#include "trace_format/output_file.h"
 #include "trace_format/trace.h"
 #include "trace_format/trace_reader.h"
 
@@ -19,9 +20,9 @@ inline void WriteJsonReportFile(const Trace& trace, const std::string& trace_pat
                                 const AnalysisResult& result, Symbolizer& symbolizer,
                                 const std::string& json_path) {
   ReportOrigin origin{trace_path, TraceContentHash(trace_path)};
-  std::ofstream json(json_path);
-  if (!json) throw PecanError(json_path + ": cannot write");
+  std::ostringstream json;
   WriteJsonReport(json, trace, result, symbolizer, origin);
+  WriteOutputFile(json_path, json.str());  // whole or not at all
 }
 
 }  // namespace pecan::cli

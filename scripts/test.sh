@@ -2,8 +2,8 @@
 # The project's test command (README, .ci/run): installs what is missing, builds everything with
 # gcc and warnings as errors and runs the whole suite through ctest; then rebuilds the analyzer,
 # trace format, schedule generator and their tests with clang and AddressSanitizer + UBSan and
-# runs those again; and builds the runtime with clang too, so both supported compilers build
-# every part.
+# runs those again; builds the runtime with clang too, so both supported compilers build every
+# part; and fuzzes the readers of untrusted input for a short fixed time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -25,3 +25,8 @@ ctest --test-dir build-asan --output-on-failure -j"$jobs"
 CC=clang-14 CXX=clang++-14 cmake -S . -B build-clang-rt -DPECAN_WERROR=ON -DPECAN_BUILD_TESTS=OFF \
   -DPECAN_BUILD_BENCHMARKS=OFF -DPECAN_BUILD_EXAMPLES=OFF >/dev/null
 cmake --build build-clang-rt -j"$jobs" --target pecan_rt
+
+# The readers of untrusted input (trace reader and chunk decoder, clip reader, STD importer,
+# pattern parser) under libFuzzer with ASan + UBSan, 15 s each from their seed corpora, then
+# every seed and past crasher again (scripts/fuzz.sh; tests/fuzz/).
+bash scripts/fuzz.sh 15
