@@ -35,11 +35,21 @@ bool ReplaysWait() {
   return (tls_thread.gates & kGateReplay) && ReplayScheduling();
 }
 
-int ReplayedWait(pthread_cond_t* cond, pthread_mutex_t* mutex, uint64_t pc) {
+// `real_wait` is the program's own call (wait, timedwait, clockwait), made when the schedule let
+// go of a waiter no notify released because the run looked stuck: whether it stays stuck must
+// be decided by the real condition variable, not by a spurious wake-up.
+template <typename RealWait>
+int ReplayedWait(pthread_cond_t* cond, pthread_mutex_t* mutex, uint64_t pc, RealWait real_wait) {
   BeforeWait(mutex, pc);
   REAL(pthread_mutex_unlock)(mutex);
   BeforeBlockingSync(EventKind::kWait, Address(cond), pc);
   AfterBlockingSync();
+  if (ReplayConfirmingStuck()) {
+    REAL(pthread_mutex_lock)(mutex);
+    const int result = real_wait();
+    AfterWait(cond, mutex, result, pc);
+    return result;
+  }
   RecordSync(EventKind::kWait, 0, Address(cond), 0, pc);
   BeforeBlockingSync(EventKind::kLock, Address(mutex), pc);
   REAL(pthread_mutex_lock)(mutex);
@@ -53,7 +63,8 @@ int ReplayedWait(pthread_cond_t* cond, pthread_mutex_t* mutex, uint64_t pc) {
 PECAN_EXPORT int pthread_cond_wait(pthread_cond_t* cond, pthread_mutex_t* mutex) {
   if (!ThreadRecordsEvents()) return REAL(pthread_cond_wait)(cond, mutex);
   const uint64_t pc = PECAN_CALLER_PC();
-  if (ReplaysWait()) return ReplayedWait(cond, mutex, pc);
+  if (ReplaysWait())
+    return ReplayedWait(cond, mutex, pc, [&] { return REAL(pthread_cond_wait)(cond, mutex); });
   BeforeWait(mutex, pc);
   int result = REAL(pthread_cond_wait)(cond, mutex);
   AfterWait(cond, mutex, result, pc);
@@ -64,7 +75,10 @@ PECAN_EXPORT int pthread_cond_timedwait(pthread_cond_t* cond, pthread_mutex_t* m
                                         const timespec* abstime) {
   if (!ThreadRecordsEvents()) return REAL(pthread_cond_timedwait)(cond, mutex, abstime);
   const uint64_t pc = PECAN_CALLER_PC();
-  if (ReplaysWait()) return ReplayedWait(cond, mutex, pc);
+  if (ReplaysWait()) {
+    return ReplayedWait(cond, mutex, pc,
+                        [&] { return REAL(pthread_cond_timedwait)(cond, mutex, abstime); });
+  }
   BeforeWait(mutex, pc);
   int result = REAL(pthread_cond_timedwait)(cond, mutex, abstime);
   AfterWait(cond, mutex, result, pc);
@@ -76,7 +90,10 @@ PECAN_EXPORT int pthread_cond_clockwait(pthread_cond_t* cond, pthread_mutex_t* m
                                         clockid_t clock, const timespec* abstime) {
   if (!ThreadRecordsEvents()) return REAL(pthread_cond_clockwait)(cond, mutex, clock, abstime);
   const uint64_t pc = PECAN_CALLER_PC();
-  if (ReplaysWait()) return ReplayedWait(cond, mutex, pc);
+  if (ReplaysWait()) {
+    return ReplayedWait(cond, mutex, pc,
+                        [&] { return REAL(pthread_cond_clockwait)(cond, mutex, clock, abstime); });
+  }
   BeforeWait(mutex, pc);
   int result = REAL(pthread_cond_clockwait)(cond, mutex, clock, abstime);
   AfterWait(cond, mutex, result, pc);

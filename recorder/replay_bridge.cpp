@@ -175,6 +175,10 @@ void ReplayDetachThread() {
   replay::DetachThread();
 }
 
+bool ReplayConfirmingStuck() {
+  return replay::active_session != nullptr && replay::active_session->confirming_stuck();
+}
+
 bool ReplayScheduling() {
   return replay::SchedulingActive();
 }

@@ -36,6 +36,9 @@ void ReplayDetachThread();
 // True while threads run in the schedule's order (a condition wait is then replayed as
 // release, wait for the turn, re-acquire).
 bool ReplayScheduling();
+// True while a replay that looked stuck runs freely to see whether it stays stuck: a condition
+// wait the schedule still held then waits for real (no notify released it).
+bool ReplayConfirmingStuck();
 
 // The process that replays is ending (calls from a forked child are ignored).
 void ReplayOnProgramExit(int status);

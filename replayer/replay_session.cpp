@@ -3,6 +3,7 @@
 
 #include <sched.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "replayer/anomaly_breakpoint.h"
@@ -72,8 +73,27 @@ void ReplaySession::Start() {
 }
 
 void* ReplaySession::WatchdogMain(void* session) {
-  static_cast<ReplaySession*>(session)->watchdog_.Run();
+  auto* self = static_cast<ReplaySession*>(session);
+  self->watchdog_.Run();
+  self->ConfirmStuck();
   return nullptr;
+}
+
+void ReplaySession::ConfirmStuck() {
+  if (!stuck_pending_.load(std::memory_order_acquire)) return;
+  // The threads now run freely. A program that really deadlocked or hangs stays stuck; one
+  // that only looked stuck under the scheduler ends (OnProgramExit clears the claim).
+  const auto deadline = std::chrono::steady_clock::now() + kStuckConfirmation;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (!stuck_pending_.load(std::memory_order_acquire)) return;
+    struct timespec pause {
+      0, 10'000'000
+    };
+    nanosleep(&pause, nullptr);
+  }
+  if (!stuck_pending_.exchange(false, std::memory_order_acq_rel)) return;
+  Fail(stuck_failure_, stuck_text_ + " (still stuck when let run freely)", [](proto::Verdict&) {});
+  if (exit_on_stop_) syscall(SYS_exit_group, kReplayStoppedExitStatus);
 }
 
 proto::Verdict ReplaySession::CurrentVerdict() {
@@ -151,15 +171,19 @@ void ReplaySession::OnStopped(const StopReport& report) {
   if (policy_.in_tail()) {
     // The run went on after the clip (or left it) and got stuck: the program's own failure,
     // unless a run that left the clip merely failed to end in time.
-    if (report.cause == StopCause::kDeadlock) {
+    // Stuck: the program's own deadlock or hang, unless it was the scheduler's doing (its model
+    // of what a thread waits for is not the program's whole truth): the threads are let run
+    // freely and the failure is claimed only if the program stays stuck (ConfirmStuck).
+    if (report.cause == StopCause::kDeadlock ||
+        (report.cause == StopCause::kTimeBound && Reached())) {
       const std::string prefix = "deadlock: ";
-      Fail(
-          "deadlock",
-          report.reason.rfind(prefix, 0) == 0 ? report.reason.substr(prefix.size()) : report.reason,
-          [](proto::Verdict&) {});
-    } else if (report.cause == StopCause::kTimeBound && Reached()) {
-      Fail("timeout", "the run did not end within the time bound: " + report.reason,
-           [](proto::Verdict&) {});
+      stuck_failure_ = report.cause == StopCause::kDeadlock ? "deadlock" : "timeout";
+      stuck_text_ = report.cause == StopCause::kDeadlock
+                        ? (report.reason.rfind(prefix, 0) == 0 ? report.reason.substr(prefix.size())
+                                                               : report.reason)
+                        : "the run did not end within the time bound: " + report.reason;
+      stuck_pending_.store(true, std::memory_order_release);
+      return;
     } else {
       UpdateVerdict([&](proto::Verdict& v) {
         v.set_outcome(report.cause == StopCause::kInternal ? proto::Verdict::ERROR
@@ -232,6 +256,9 @@ void ReplaySession::WriteExecutedClip(const std::string& why) {
 }
 
 void ReplaySession::OnProgramExit(int status) {
+  if (stuck_pending_.exchange(false, std::memory_order_acq_rel))
+    Message("the run looked stuck under the scheduler (" + stuck_text_ +
+            ") but ended when its threads ran freely: not counted as a failure");
   if (status != options_.expected_exit_status) {
     Fail("exit", "the program exited with status " + std::to_string(status),
          [&](proto::Verdict& v) { v.set_exit_status(status); });

@@ -52,6 +52,7 @@ class ReplaySession final : public ReplayObserver {
   const proto::RecorderSettings& recorder_settings() const { return clip_.settings(); }
   const ReplaySchedule& schedule() const { return schedule_; }
   bool hatched() const { return hatched_.load(std::memory_order_acquire); }
+  bool confirming_stuck() const { return stuck_pending_.load(std::memory_order_acquire); }
   proto::Verdict CurrentVerdict();
 
   // The process is ending: by exit(status), by a fatal signal, or by a failed assert().
@@ -79,6 +80,10 @@ class ReplaySession final : public ReplayObserver {
   bool Reached() const { return hatched() || clip_done_.load(std::memory_order_acquire); }
   // Writes the clip of what this run executed to options_.executed_clip_path (once).
   void WriteExecutedClip(const std::string& why);
+  // After the watchdog stopped a stuck run (its threads now run freely): claims the deadlock or
+  // hang only if the program is still running after kStuckConfirmation.
+  void ConfirmStuck();
+  static constexpr std::chrono::milliseconds kStuckConfirmation{2000};
 
   ReplayOptions options_;
   proto::Clip clip_;
@@ -97,6 +102,9 @@ class ReplaySession final : public ReplayObserver {
   std::atomic_flag verdict_lock_ = ATOMIC_FLAG_INIT;  // no pthread mutex: those are interposed
   std::atomic<bool> hatched_{false};
   std::atomic<bool> clip_done_{false};
+  std::atomic<bool> stuck_pending_{false};  // a deadlock or hang waiting for ConfirmStuck
+  std::string stuck_failure_;               // "deadlock" or "timeout"
+  std::string stuck_text_;
   std::atomic_flag executed_clip_written_ = ATOMIC_FLAG_INIT;
   std::chrono::steady_clock::time_point start_;
 };
