@@ -169,11 +169,11 @@ void ReplaySession::OnDiverged(const std::string& description) {
 
 void ReplaySession::OnStopped(const StopReport& report) {
   if (policy_.in_tail()) {
-    // The run went on after the clip (or left it) and got stuck: the program's own failure,
-    // unless a run that left the clip merely failed to end in time.
-    // Stuck: the program's own deadlock or hang, unless it was the scheduler's doing (its model
-    // of what a thread waits for is not the program's whole truth): the threads are let run
-    // freely and the failure is claimed only if the program stays stuck (ConfirmStuck).
+    // Stuck after the clip (or after leaving it): the program's own deadlock or hang, unless it
+    // was the scheduler's doing (its model of what a thread waits for is not the program's whole
+    // truth): the threads are let run freely and the failure is claimed only if the program
+    // stays stuck (ConfirmStuck). A run that left the clip and merely did not end in time is
+    // refuted.
     if (report.cause == StopCause::kDeadlock ||
         (report.cause == StopCause::kTimeBound && Reached())) {
       const std::string prefix = "deadlock: ";
@@ -184,15 +184,14 @@ void ReplaySession::OnStopped(const StopReport& report) {
                         : "the run did not end within the time bound: " + report.reason;
       stuck_pending_.store(true, std::memory_order_release);
       return;
-    } else {
-      UpdateVerdict([&](proto::Verdict& v) {
-        v.set_outcome(report.cause == StopCause::kInternal ? proto::Verdict::ERROR
-                                                           : proto::Verdict::INFEASIBLE);
-        v.set_reason("divergence: " + v.divergence() + "; then " +
-                     std::string(StopCauseName(report.cause)) + ": " + report.reason);
-      });
-      Message("stopped (" + std::string(StopCauseName(report.cause)) + "): " + report.reason);
     }
+    UpdateVerdict([&](proto::Verdict& v) {
+      v.set_outcome(report.cause == StopCause::kInternal ? proto::Verdict::ERROR
+                                                         : proto::Verdict::INFEASIBLE);
+      v.set_reason("divergence: " + v.divergence() + "; then " +
+                   std::string(StopCauseName(report.cause)) + ": " + report.reason);
+    });
+    Message("stopped (" + std::string(StopCauseName(report.cause)) + "): " + report.reason);
     if (exit_on_stop_) syscall(SYS_exit_group, kReplayStoppedExitStatus);
     return;
   }

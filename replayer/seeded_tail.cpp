@@ -52,7 +52,6 @@ SchedulePolicy::Check SeededTail::CheckEvent(LogicalThread thread, const EventVi
 
 void SeededTail::Execute(LogicalThread thread, const EventView& event) {
   model_.Executed(thread, event);
-  ++steps_;
 }
 
 LogicalThread SeededTail::NextHolder(LogicalThread from, const WaitingThreads& waiting) {

@@ -28,7 +28,6 @@ class SeededTail {
   // kNoThread when no waiting thread is ready: the turn is free for the next thread that
   // reaches an event, and if every thread waits the watchdog reports a deadlock.
   LogicalThread NextHolder(LogicalThread from, const WaitingThreads& waiting);
-  uint64_t steps() const { return steps_; }
 
  private:
   uint64_t Next();  // splitmix64
@@ -38,7 +37,6 @@ class SeededTail {
   uint64_t state_;
   uint32_t slice_left_ = 0;
   LogicalThread chosen_ = kNoThread;  // drawn by CheckEvent for the coming hand-over
-  uint64_t steps_ = 0;
 };
 
 }  // namespace pecan::replay

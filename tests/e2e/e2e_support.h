@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
 #include "cli/workflow_child_process.h"
@@ -98,6 +99,18 @@ inline nlohmann::json Expectations() {
   return ReadJson(std::string(kExamplesSourceDir) + "/expected.json");
 }
 
+// A program of the replay tests (tests/e2e/programs/), built like the examples.
+inline std::string TestProgram(const std::string& name) {
+  for (const auto& [program, path] : kTestProgramBinaries)
+    if (program == name) return path;
+  throw std::runtime_error("no test program named " + name);
+}
+
+// How a pecan child ended, as a shell would say it: its exit status, or 128 + the signal.
+inline int ExitStatus(const pecan::cli::ChildResult& result) {
+  return result.exited ? result.exit_status : 128 + result.signal;
+}
+
 inline std::string ExampleBinary(const std::string& name) {
   for (const auto& [example, path] : kExampleBinaries)
     if (example == name) return path;
@@ -109,6 +122,28 @@ inline std::multiset<int> FindingLines(const nlohmann::json& finding) {
   std::multiset<int> lines;
   for (const auto& event : finding["events"]) lines.insert(event["site"].value("line", 0));
   return lines;
+}
+
+// Records `program`, analyzes it and writes a clip per finding into `dir`; returns the clip of
+// the race whose two events are at `lines` of the program's source.
+inline std::string RaceClip(const std::string& program, const std::string& dir,
+                            const std::multiset<int>& lines) {
+  const std::string trace = dir + "/trace.pecan";
+  REQUIRE(ExitStatus(
+              RunPecan({"record", "-q", "-o", trace, "--", program}, dir + "/r.log").result) == 0);
+  REQUIRE(ExitStatus(
+              RunPecan({"analyze", trace, "-f", "json", "-o", dir + "/report.json"}, dir + "/a.log")
+                  .result) == 0);
+  REQUIRE(
+      ExitStatus(RunPecan({"clips", trace, "--report", dir + "/report.json", "-o", dir + "/clips"},
+                          dir + "/c.log")
+                     .result) == 0);
+  const nlohmann::json report = ReadJson(dir + "/report.json");
+  for (const auto& finding : report["findings"])
+    if (finding["pattern"] == "race" && FindingLines(finding) == lines)
+      return dir + "/clips/" + finding["id"].get<std::string>() + ".clip";
+  FAIL("no race at the expected lines in\n" << ReadText(dir + "/report.json"));
+  return "";
 }
 
 inline std::string Describe(const nlohmann::json& finding) {

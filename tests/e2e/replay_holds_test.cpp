@@ -18,16 +18,6 @@
 
 namespace {
 
-std::string TestProgram(const std::string& name) {
-  for (const auto& [program, path] : kTestProgramBinaries)
-    if (program == name) return path;
-  throw std::runtime_error("no test program named " + name);
-}
-
-int ExitStatus(const pecan::cli::ChildResult& result) {
-  return result.exited ? result.exit_status : 128 + result.signal;
-}
-
 // `env -i pecan ARGS...`: an empty environment, so the program's arguments and environment
 // strings are small and the page that holds them is laid out differently in each run.
 e2e::PecanRun RunPecanWithoutEnvironment(const std::vector<std::string>& arguments,
@@ -57,7 +47,7 @@ uint64_t EventCount(const std::string& trace) {
 TEST_CASE("a program reading its arguments records the same events every time and replays",
           "[e2e][replay][stable]") {
   const std::string dir = e2e::FreshDirectory("replay-holds-arguments");
-  const std::string program = TestProgram("parse_operands");
+  const std::string program = e2e::TestProgram("parse_operands");
   const std::vector<std::string> command = {program, "-v", "-r", "3", "12", "345", "6789"};
   std::set<uint64_t> counts;
   for (int i = 0; i < 20; ++i) {
@@ -66,7 +56,7 @@ TEST_CASE("a program reading its arguments records the same events every time an
     arguments.insert(arguments.end(), command.begin(), command.end());
     e2e::PecanRun record = RunPecanWithoutEnvironment(arguments, dir + "/record.log");
     INFO(record.output);
-    REQUIRE(ExitStatus(record.result) == 0);
+    REQUIRE(e2e::ExitStatus(record.result) == 0);
     counts.insert(EventCount(trace));
   }
   INFO("distinct event counts: " << counts.size() << " (smallest " << *counts.begin()
@@ -76,7 +66,7 @@ TEST_CASE("a program reading its arguments records the same events every time an
   e2e::PecanRun clips = e2e::RunPecan(
       {"clips", dir + "/trace-0.pecan", "--recorded", "-o", dir + "/clips"}, dir + "/clips.log");
   INFO(clips.output);
-  REQUIRE(ExitStatus(clips.result) == 0);
+  REQUIRE(e2e::ExitStatus(clips.result) == 0);
   int followed = 0;
   for (int i = 0; i < 20; ++i) {
     std::vector<std::string> arguments = {"replay", "--json", dir + "/clips/recorded.clip", "--"};
@@ -84,7 +74,7 @@ TEST_CASE("a program reading its arguments records the same events every time an
     e2e::PecanRun replay = RunPecanWithoutEnvironment(arguments, dir + "/replay.log");
     const nlohmann::json verdict = e2e::LastJsonLine(replay.output);
     INFO("replay " << i << ":\n" << replay.output);
-    CHECK(ExitStatus(replay.result) == 0);
+    CHECK(e2e::ExitStatus(replay.result) == 0);
     REQUIRE(verdict.is_object());
     CHECK(verdict["verdict"] == "followed");
     if (verdict["verdict"] == "followed" && verdict["steps_executed"] == verdict["steps_total"])
@@ -96,15 +86,15 @@ TEST_CASE("a program reading its arguments records the same events every time an
 TEST_CASE("replay --json starts its verdict on a line of its own after an unfinished line",
           "[e2e][replay]") {
   const std::string dir = e2e::FreshDirectory("replay-holds-unfinished-line");
-  const std::string program = TestProgram("unfinished_line");
+  const std::string program = e2e::TestProgram("unfinished_line");
   // The program's stdout and pecan's are one file, as when hunt collects a replay's output.
   e2e::PecanRun record =
       e2e::RunPecan({"record", "-q", "-o", dir + "/trace.pecan", "--", program}, dir + "/r.log");
-  REQUIRE(ExitStatus(record.result) == 0);
-  REQUIRE(
-      ExitStatus(e2e::RunPecan({"clips", dir + "/trace.pecan", "--recorded", "-o", dir + "/clips"},
-                               dir + "/c.log")
-                     .result) == 0);
+  REQUIRE(e2e::ExitStatus(record.result) == 0);
+  REQUIRE(e2e::ExitStatus(
+              e2e::RunPecan({"clips", dir + "/trace.pecan", "--recorded", "-o", dir + "/clips"},
+                            dir + "/c.log")
+                  .result) == 0);
   e2e::PecanRun replay = e2e::RunPecan(
       {"replay", "--json", dir + "/clips/recorded.clip", "--", program}, dir + "/replay.log");
   INFO(replay.output);
@@ -127,17 +117,17 @@ TEST_CASE("replay --json starts its verdict on a line of its own after an unfini
 TEST_CASE("a worker that still locks while main returns: no access without its lock",
           "[e2e][record]") {
   const std::string dir = e2e::FreshDirectory("replay-holds-worker-outlives-main");
-  const std::string program = TestProgram("worker_outlives_main");
+  const std::string program = e2e::TestProgram("worker_outlives_main");
   for (int i = 0; i < 5; ++i) {
     const std::string trace = dir + "/trace.pecan";
     e2e::PecanRun record =
         e2e::RunPecan({"record", "-q", "-o", trace, "--", program}, dir + "/record.log");
     INFO(record.output);
-    REQUIRE(ExitStatus(record.result) == 0);
+    REQUIRE(e2e::ExitStatus(record.result) == 0);
     e2e::PecanRun analyze = e2e::RunPecan(
         {"analyze", trace, "-f", "json", "-o", dir + "/report.json"}, dir + "/analyze.log");
     INFO(analyze.output);
-    REQUIRE(ExitStatus(analyze.result) == 0);
+    REQUIRE(e2e::ExitStatus(analyze.result) == 0);
     const nlohmann::json report = e2e::ReadJson(dir + "/report.json");
     INFO("recording " << i << ": " << report["findings"].dump());
     CHECK(report["findings"].empty());
@@ -145,28 +135,6 @@ TEST_CASE("a worker that still locks while main returns: no access without its l
 }
 
 namespace {
-
-// The clip of the race at `lines` of `program`'s source (records, analyzes, writes clips).
-std::string RaceClipAt(const std::string& program, const std::string& dir,
-                       const std::multiset<int>& lines) {
-  const std::string trace = dir + "/trace.pecan";
-  REQUIRE(ExitStatus(
-              e2e::RunPecan({"record", "-q", "-o", trace, "--", program}, dir + "/r.log").result) ==
-          0);
-  REQUIRE(ExitStatus(e2e::RunPecan({"analyze", trace, "-f", "json", "-o", dir + "/report.json"},
-                                   dir + "/a.log")
-                         .result) == 0);
-  REQUIRE(ExitStatus(e2e::RunPecan(
-                         {"clips", trace, "--report", dir + "/report.json", "-o", dir + "/clips"},
-                         dir + "/c.log")
-                         .result) == 0);
-  const nlohmann::json report = e2e::ReadJson(dir + "/report.json");
-  for (const auto& finding : report["findings"])
-    if (finding["pattern"] == "race" && e2e::FindingLines(finding) == lines)
-      return dir + "/clips/" + finding["id"].get<std::string>() + ".clip";
-  FAIL("no race at the expected lines in\n" << e2e::ReadText(dir + "/report.json"));
-  return "";
-}
 
 // The schedule a clip holds, as text: one "thread:kind@site" per step.
 std::string ScheduleText(const std::string& clip_path) {
@@ -187,8 +155,8 @@ TEST_CASE(
     "same way every time, and its failure clip reproduces the hang",
     "[e2e][replay][tail]") {
   const std::string dir = e2e::FreshDirectory("replay-holds-lost-wakeup");
-  const std::string program = TestProgram("lost_wakeup");
-  const std::string clip = RaceClipAt(program, dir, {17, 27});
+  const std::string program = e2e::TestProgram("lost_wakeup");
+  const std::string clip = e2e::RaceClip(program, dir, {17, 27});
   std::string hanging_clip;
   int hangs = 0;
   for (int seed = 0; seed < 8; ++seed) {
@@ -243,7 +211,7 @@ TEST_CASE(
     "the normal exit status",
     "[e2e][replay][hunt]") {
   const std::string dir = e2e::FreshDirectory("replay-holds-starting-state");
-  const std::string program = TestProgram("starting_state");
+  const std::string program = e2e::TestProgram("starting_state");
   // hunt records and replays in `dir`, where the program leaves state.txt behind.
   e2e::PecanRun hunt = e2e::RunPecanIn(dir,
                                        {"hunt", "-o", "out", "--expect-exit", "3", "--before-each",
@@ -288,6 +256,6 @@ TEST_CASE(
   // A --before-each that fails stops the replay before the program runs.
   e2e::PecanRun broken = e2e::RunPecanIn(
       dir, {"replay", "--before-each", "exit 4", clip, "--", program}, dir + "/broken.log");
-  CHECK(ExitStatus(broken.result) == 2);
+  CHECK(e2e::ExitStatus(broken.result) == 2);
   CHECK_THAT(broken.output, Catch::Contains("--before-each 'exit 4' exited with status 4"));
 }

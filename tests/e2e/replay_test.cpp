@@ -21,14 +21,8 @@
 
 namespace {
 
-std::string TestProgram(const std::string& name) {
-  for (const auto& [program, path] : kTestProgramBinaries)
-    if (program == name) return path;
-  throw std::runtime_error("no test program named " + name);
-}
-
 int ExitStatus(const e2e::PecanRun& run) {
-  return run.result.exited ? run.result.exit_status : 128 + run.result.signal;
+  return e2e::ExitStatus(run.result);
 }
 
 struct Replay {
@@ -78,26 +72,6 @@ std::string RecordedRunClip(const std::string& program, const std::string& dir,
   INFO(clips.output);
   REQUIRE(ExitStatus(clips) == 0);
   return dir + "/clips/recorded.clip";
-}
-
-// Records `program`, analyzes it and writes a clip per finding; returns the clip of the race
-// whose two events are at `lines` of the program's source.
-std::string RaceClip(const std::string& program, const std::string& dir, std::multiset<int> lines) {
-  const std::string trace = dir + "/trace.pecan";
-  REQUIRE(ExitStatus(e2e::RunPecan({"record", "-q", "-o", trace, "--", program}, dir + "/r.log")) ==
-          0);
-  REQUIRE(ExitStatus(e2e::RunPecan({"analyze", trace, "-f", "json", "-o", dir + "/report.json"},
-                                   dir + "/a.log")) == 0);
-  REQUIRE(ExitStatus(e2e::RunPecan(
-              {"clips", trace, "--report", dir + "/report.json", "-o", dir + "/clips"},
-              dir + "/c.log")) == 0);
-  const nlohmann::json report = e2e::ReadJson(dir + "/report.json");
-  for (const auto& finding : report["findings"]) {
-    if (finding["pattern"] == "race" && e2e::FindingLines(finding) == lines)
-      return dir + "/clips/" + finding["id"].get<std::string>() + ".clip";
-  }
-  FAIL("no race at the expected lines in\n" << e2e::ReadText(dir + "/report.json"));
-  return "";
 }
 
 // The line of `output` that starts with `prefix` ("" if none).
@@ -230,7 +204,7 @@ TEST_CASE("bug clips hatch and fail the program the same way in 20 replays", "[e
 TEST_CASE("a race predicted across ad-hoc flag synchronization is refuted by divergence",
           "[e2e][replay]") {
   const std::string dir = e2e::FreshDirectory("replay-flag-sync");
-  const std::string program = TestProgram("flag_sync");
+  const std::string program = e2e::TestProgram("flag_sync");
   const std::string trace = dir + "/trace.pecan";
   REQUIRE(ExitStatus(e2e::RunPecan({"record", "-q", "-o", trace, "--", program}, dir + "/r.log")) ==
           0);
@@ -270,7 +244,7 @@ TEST_CASE("a race predicted across ad-hoc flag synchronization is refuted by div
 TEST_CASE("a race after a loop of repeated accesses hatches: the replay runs the counted repeats",
           "[e2e][replay][repeats]") {
   const std::string dir = e2e::FreshDirectory("replay-loop-then-race");
-  const std::string program = TestProgram("loop_then_race");
+  const std::string program = e2e::TestProgram("loop_then_race");
   const std::string trace = dir + "/trace.pecan";
   REQUIRE(ExitStatus(e2e::RunPecan({"record", "-q", "-o", trace, "--", program}, dir + "/r.log")) ==
           0);
@@ -311,7 +285,7 @@ TEST_CASE("a race after a loop of repeated accesses hatches: the replay runs the
 
 TEST_CASE("a hand-corrupted clip ends infeasible within its time bound", "[e2e][replay]") {
   const std::string dir = e2e::FreshDirectory("replay-corrupted");
-  const std::string program = TestProgram("lock_order");
+  const std::string program = e2e::TestProgram("lock_order");
   const std::string clip_path = RecordedRunClip(program, dir);
 
   pecan::proto::Clip clip = pecan::ReadClipFile(clip_path);
@@ -339,7 +313,7 @@ TEST_CASE("a hand-corrupted clip ends infeasible within its time bound", "[e2e][
 TEST_CASE("a clip demanding an impossible lock order ends infeasible by deadlock detection",
           "[e2e][replay]") {
   const std::string dir = e2e::FreshDirectory("replay-lock-order");
-  const std::string program = TestProgram("lock_order");
+  const std::string program = e2e::TestProgram("lock_order");
   const std::string clip_path = RecordedRunClip(program, dir);
 
   pecan::proto::Clip clip = pecan::ReadClipFile(clip_path);
@@ -382,7 +356,8 @@ TEST_CASE("busy correct programs replay their recorded run to completion, every 
   for (const std::string name :
        {"sync_mix", "correct_condvar", "correct_fork_join", "correct_publication"}) {
     const std::string dir = e2e::FreshDirectory("replay-recorded-" + name);
-    const std::string program = name == "sync_mix" ? TestProgram(name) : e2e::ExampleBinary(name);
+    const std::string program =
+        name == "sync_mix" ? e2e::TestProgram(name) : e2e::ExampleBinary(name);
     const std::string clip = RecordedRunClip(program, dir);
     for (int i = 0; i < 10; ++i) {
       Replay replay = RunReplay(clip, program, dir + "/replay.log");
@@ -406,21 +381,22 @@ TEST_CASE("busy correct programs replay their recorded run to completion, every 
 
 TEST_CASE("pecan replay: bad input is exit status 2 with a one-line message", "[e2e][replay]") {
   const std::string dir = e2e::FreshDirectory("replay-bad-input");
-  const std::string clip = RecordedRunClip(TestProgram("lock_order"), dir);
+  const std::string clip = RecordedRunClip(e2e::TestProgram("lock_order"), dir);
   auto one_line_error = [](const e2e::PecanRun& run) {
     CHECK(ExitStatus(run) == 2);
     CHECK_THAT(run.output, Catch::StartsWith("pecan: error: "));
     CHECK(std::count(run.output.begin(), run.output.end(), '\n') == 1);
   };
   SECTION("missing clip") {
-    e2e::PecanRun run = e2e::RunPecan(
-        {"replay", dir + "/nothing.clip", "--", TestProgram("lock_order")}, dir + "/missing.log");
+    e2e::PecanRun run =
+        e2e::RunPecan({"replay", dir + "/nothing.clip", "--", e2e::TestProgram("lock_order")},
+                      dir + "/missing.log");
     INFO(run.output);
     CHECK(ExitStatus(run) == 2);
   }
   SECTION("a clip recorded from another program") {
     e2e::PecanRun run =
-        e2e::RunPecan({"replay", clip, "--", TestProgram("flag_sync")}, dir + "/other.log");
+        e2e::RunPecan({"replay", clip, "--", e2e::TestProgram("flag_sync")}, dir + "/other.log");
     INFO(run.output);
     one_line_error(run);
     CHECK_THAT(run.output, Catch::Contains("another build"));
@@ -429,8 +405,9 @@ TEST_CASE("pecan replay: bad input is exit status 2 with a one-line message", "[
     std::string bytes = e2e::ReadText(clip);
     bytes[bytes.size() / 2] ^= 0x5a;
     std::ofstream(dir + "/damaged.clip", std::ios::binary) << bytes;
-    e2e::PecanRun run = e2e::RunPecan(
-        {"replay", dir + "/damaged.clip", "--", TestProgram("lock_order")}, dir + "/damaged.log");
+    e2e::PecanRun run =
+        e2e::RunPecan({"replay", dir + "/damaged.clip", "--", e2e::TestProgram("lock_order")},
+                      dir + "/damaged.log");
     INFO(run.output);
     one_line_error(run);
     CHECK_THAT(run.output, Catch::Contains("damaged.clip"));
@@ -451,12 +428,12 @@ TEST_CASE("pecan replay: bad input is exit status 2 with a one-line message", "[
     REQUIRE(ExitStatus(clips) == 0);
     const std::string std_clip = dir + "/std-clips/recorded.clip";
     e2e::PecanRun run =
-        e2e::RunPecan({"replay", std_clip, "--", TestProgram("lock_order")}, dir + "/std.log");
+        e2e::RunPecan({"replay", std_clip, "--", e2e::TestProgram("lock_order")}, dir + "/std.log");
     INFO(run.output);
     one_line_error(run);
     CHECK_THAT(run.output, Catch::Contains("made from an imported STD trace; only clips of "
                                            "recorded runs can be replayed"));
-    Replay json = RunReplay(std_clip, TestProgram("lock_order"), dir + "/std-json.log");
+    Replay json = RunReplay(std_clip, e2e::TestProgram("lock_order"), dir + "/std-json.log");
     INFO(json.output);
     CHECK(json.exit_status == 2);
     REQUIRE(json.verdict.is_object());
@@ -466,13 +443,13 @@ TEST_CASE("pecan replay: bad input is exit status 2 with a one-line message", "[
   }
   SECTION("--json prints an error object for every exit-2 error") {
     Replay missing =
-        RunReplay(dir + "/nothing.clip", TestProgram("lock_order"), dir + "/missing-json.log");
+        RunReplay(dir + "/nothing.clip", e2e::TestProgram("lock_order"), dir + "/missing-json.log");
     INFO(missing.output);
     CHECK(missing.exit_status == 2);
     REQUIRE(missing.verdict.is_object());
     CHECK(missing.verdict["verdict"] == "error");
     CHECK_THAT(missing.verdict["reason"].get<std::string>(), Catch::Contains("nothing.clip"));
-    Replay other = RunReplay(clip, TestProgram("flag_sync"), dir + "/other-json.log");
+    Replay other = RunReplay(clip, e2e::TestProgram("flag_sync"), dir + "/other-json.log");
     INFO(other.output);
     CHECK(other.exit_status == 2);
     REQUIRE(other.verdict.is_object());
@@ -526,7 +503,7 @@ TEST_CASE("pecan replay --gdb stops where the anomaly forms and names its events
 TEST_CASE("pecan dump of a clip from a recorded run shows the source line of each step",
           "[e2e][replay]") {
   const std::string dir = e2e::FreshDirectory("replay-dump");
-  const std::string clip = RecordedRunClip(TestProgram("flag_sync"), dir);
+  const std::string clip = RecordedRunClip(e2e::TestProgram("flag_sync"), dir);
   e2e::PecanRun dump = e2e::RunPecan({"dump", clip}, dir + "/dump.log");
   INFO(dump.output);
   CHECK(ExitStatus(dump) == 0);
@@ -538,7 +515,7 @@ TEST_CASE("pecan dump of a clip from a recorded run shows the source line of eac
 TEST_CASE("a replay whose schedule waits for a sleeping thread ends by its time bound",
           "[e2e][replay][timeout]") {
   const std::string dir = e2e::FreshDirectory("replay-time-bound");
-  const std::string program = TestProgram("sleep_then_write");
+  const std::string program = e2e::TestProgram("sleep_then_write");
   // Recorded with a sleep of 0 s; replayed with a 60 s sleep before main's last write, which the
   // schedule needs next. (Both runs read argv[1]: the program's reads of its arguments are
   // recorded, so a run with fewer arguments would diverge right there.)
@@ -566,8 +543,8 @@ TEST_CASE("a hatched race that then crashes or exits non-zero reports how the pr
           "[e2e][replay][failure]") {
   SECTION("a crash (SIGSEGV)") {
     const std::string dir = e2e::FreshDirectory("replay-race-then-crash");
-    const std::string program = TestProgram("race_then_crash");
-    const std::string clip = RaceClip(program, dir, {15, 23});
+    const std::string program = e2e::TestProgram("race_then_crash");
+    const std::string clip = e2e::RaceClip(program, dir, {15, 23});
     for (int i = 0; i < 3; ++i) {
       Replay replay = RunReplay(clip, program, dir + "/replay.log");
       INFO(replay.output);
@@ -586,8 +563,8 @@ TEST_CASE("a hatched race that then crashes or exits non-zero reports how the pr
   }
   SECTION("exit status 5") {
     const std::string dir = e2e::FreshDirectory("replay-race-then-exit");
-    const std::string program = TestProgram("race_then_exit");
-    const std::string clip = RaceClip(program, dir, {15, 23});
+    const std::string program = e2e::TestProgram("race_then_exit");
+    const std::string clip = e2e::RaceClip(program, dir, {15, 23});
     for (int i = 0; i < 3; ++i) {
       Replay replay = RunReplay(clip, program, dir + "/replay.log");
       INFO(replay.output);
@@ -609,8 +586,8 @@ TEST_CASE("a hatched race that then crashes or exits non-zero reports how the pr
 TEST_CASE("clips of a recorded program dump as STD that re-imports and as JSON lines",
           "[e2e][replay][dump]") {
   const std::string dir = e2e::FreshDirectory("replay-dump-formats");
-  const std::string program = TestProgram("flag_sync");
-  const std::string race = RaceClip(program, dir, {14, 24});
+  const std::string program = e2e::TestProgram("flag_sync");
+  const std::string race = e2e::RaceClip(program, dir, {14, 24});
   std::filesystem::create_directories(dir + "/whole");
   const std::string recorded = RecordedRunClip(program, dir + "/whole");
   for (const std::string& clip : {race, recorded}) {

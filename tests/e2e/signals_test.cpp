@@ -27,12 +27,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string TestProgram(const std::string& name) {
-  for (const auto& [program, path] : kTestProgramBinaries)
-    if (program == name) return path;
-  throw std::runtime_error("no test program named " + name);
-}
-
 // Every process whose environment holds `marker` (NAME=VALUE) and that has not ended: every
 // process of one run, since each inherits it, even one whose parent is gone.
 std::vector<pid_t> ProcessesOfRun(const std::string& marker) {
@@ -182,7 +176,7 @@ void SignalWhileRunning(const std::string& what, const std::vector<std::string>&
 TEST_CASE("SIGINT or SIGTERM to pecan record ends the program, and the trace is complete",
           "[e2e][signals][record]") {
   const std::string dir = e2e::FreshDirectory("signals-record");
-  const std::string program = TestProgram("linger");
+  const std::string program = e2e::TestProgram("linger");
   for (int signal_number : {SIGINT, SIGTERM}) {
     const std::string trace = dir + "/" + std::to_string(signal_number) + ".pecan";
     SignalWhileRunning("pecan record",
@@ -203,9 +197,10 @@ TEST_CASE(
     "[e2e][signals][record]") {
   const std::string dir = e2e::FreshDirectory("signals-record-ignored");
   const std::string trace = dir + "/t.pecan";
-  SignalWhileRunning("pecan record (program ignores it)",
-                     {"record", "--chunk-events", "64", "-o", trace, "--", TestProgram("linger")},
-                     {{"LINGER_IGNORE", "1"}}, dir, SIGTERM, trace);
+  SignalWhileRunning(
+      "pecan record (program ignores it)",
+      {"record", "--chunk-events", "64", "-o", trace, "--", e2e::TestProgram("linger")},
+      {{"LINGER_IGNORE", "1"}}, dir, SIGTERM, trace);
   e2e::PecanRun stats = e2e::RunPecan({"stats", trace}, dir + "/stats.log");
   INFO(stats.output);
   CHECK(stats.result.exit_status == 0);
@@ -217,14 +212,14 @@ TEST_CASE("SIGINT or SIGTERM to pecan hunt while it records ends pecan record an
   const std::string dir = e2e::FreshDirectory("signals-hunt-record");
   for (int signal_number : {SIGINT, SIGTERM})
     SignalWhileRunning("pecan hunt (recording, the program forked)",
-                       {"hunt", "-o", dir + "/out", "--", TestProgram("linger")},
+                       {"hunt", "-o", dir + "/out", "--", e2e::TestProgram("linger")},
                        {{"LINGER_WHEN", "record"}, {"LINGER_FORK", "1"}}, dir, signal_number);
 }
 
 TEST_CASE("SIGINT or SIGTERM to pecan hunt, replay and triage while replays run ends them all",
           "[e2e][signals][hunt][replay][triage]") {
   const std::string dir = e2e::FreshDirectory("signals-replay");
-  const std::string program = TestProgram("linger");
+  const std::string program = e2e::TestProgram("linger");
   // A hunt that runs to its end (the program never lingers) leaves a trace and a clip.
   const std::string out = dir + "/out";
   e2e::PecanRun hunt = e2e::RunPecanIn(dir, {"hunt", "-o", out, "--", program}, dir + "/hunt.log",
