@@ -91,7 +91,7 @@ struct ReplayCliOptions {
 // Whether `path` holds a clip a replay wrote (which a later replay may replace).
 bool IsExecutedClip(const std::string& path) {
   try {
-    return ReadClipFile(path).generator().rfind("executed", 0) == 0;
+    return IsExecutedRunClip(ReadClipFile(path));
   } catch (const PecanError&) {
     return false;
   }
@@ -102,7 +102,7 @@ bool IsExecutedClip(const std::string& path) {
 // that is itself a run's clip fails again the same way: no new one by default.
 std::string FailureClipPath(const ReplayCliOptions& options, const proto::Clip& clip) {
   if (!options.failure_clip.empty()) return std::filesystem::absolute(options.failure_clip);
-  if (clip.generator().rfind("executed", 0) == 0) return "";
+  if (IsExecutedRunClip(clip)) return "";
   std::filesystem::path path = std::filesystem::absolute(options.clip_path);
   if (path.extension() == ".clip") path.replace_extension();
   const std::string chosen = path.string() + ".failure.clip";

@@ -5,6 +5,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "trace_format/clip_file.h"
+
 namespace pecan::replay {
 namespace {
 
@@ -66,7 +68,7 @@ proto::Clip BuildExecutedClip(const proto::Clip& source, const ReplaySchedule& s
   clip.mutable_finding()->set_pattern(source.finding().pattern());
   clip.mutable_finding()->set_variant(source.finding().variant());
   clip.set_generator(
-      "executed by a replay of " +
+      std::string(kExecutedClipGenerator) +
       (source.finding().id().empty() ? std::string("a clip") : source.finding().id()) +
       (why.empty() ? std::string() : ": " + why));
 

@@ -37,6 +37,13 @@ struct ClipWriteOptions {
 uint64_t WriteClipFile(const std::string& path, const proto::Clip& clip,
                        const ClipWriteOptions& options = {});
 
+// The generator of a clip a replay wrote of the run it executed (replayer/executed_clip.h), a
+// failure clip among them, followed by what the run replayed and how it ended.
+inline constexpr const char* kExecutedClipGenerator = "executed by a replay of ";
+inline bool IsExecutedRunClip(const proto::Clip& clip) {
+  return clip.generator().rfind(kExecutedClipGenerator, 0) == 0;
+}
+
 // Reads a clip. Throws PecanError naming the file and the byte offset for a missing, foreign,
 // truncated or corrupt file, and for a clip of a newer major format version. A clip read is
 // consistent: every thread, site and step it refers to is in its own tables (thread ids are
