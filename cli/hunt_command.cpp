@@ -191,15 +191,12 @@ int RunHunt(const HuntOptions& options) {
     if (!findings[i].clip_path.empty()) with_clip.push_back(i);
   std::cout << "pecan hunt: " << Plural(trace.size_events(), "event") << ", "
             << Plural(findings.size(), "prediction") << ", " << Plural(with_clip.size(), "clip");
+  const ReplayRunSettings replay{options.timeout, options.expect_exit, options.before_each};
+  const size_t jobs = replay.ParallelReplays(options.jobs);
   if (!with_clip.empty())
-    std::cout << "; replaying "
-              << std::min(options.before_each.empty() ? options.jobs : 1, with_clip.size())
-              << " at a time";
+    std::cout << "; replaying " << std::min(jobs, with_clip.size()) << " at a time";
   std::cout << std::endl;
 
-  const ReplayRunSettings replay{options.timeout, options.expect_exit, options.before_each};
-  // Replays that restore a shared starting state first must not overlap.
-  const size_t jobs = options.before_each.empty() ? options.jobs : 1;
   RunJobs(with_clip.size(), jobs, [&](size_t n) {
     SummaryFinding& finding = findings[with_clip[n]];
     const std::string log = output.Claim("replays/" + finding.id + ".log");

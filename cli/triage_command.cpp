@@ -180,7 +180,7 @@ int RunTriage(const TriageOptions& options) {
     size_t replayed = 0;
     const ReplayRunSettings replay{options.timeout, options.expect_exit, options.before_each};
     RunJobs(
-        to_replay.size(), options.before_each.empty() ? options.jobs : 1,
+        to_replay.size(), replay.ParallelReplays(options.jobs),
         [&](size_t n) {
           SummaryFinding& finding = findings[to_replay[n]];
           const std::string log = output.Claim("replays/" + finding.id + ".log");

@@ -102,6 +102,10 @@ struct ReplayRunSettings {
   double timeout_seconds = 30;  // 0: no bound
   int expect_exit = 0;          // the program's normal exit status (--expect-exit)
   std::string before_each;      // shell command run before each replay (--before-each)
+
+  // How many of `requested` replays may run at once: one when each first restores a shared
+  // starting state (--before-each), which overlapping replays would undo for each other.
+  size_t ParallelReplays(size_t requested) const { return before_each.empty() ? requested : 1; }
 };
 
 // Runs the replay; the child's whole output goes to `log_path`; when the program fails, the
