@@ -56,11 +56,7 @@ class ProcessSiteLocator final : public replay::SiteLocator {
   }
 
   bool ModuleOf(uint64_t pc, PcModule& where) override {
-    const LoadedModule* module = modules_.Find(pc);
-    if (module == nullptr) {
-      modules_.Refresh();
-      module = modules_.Find(pc);
-    }
+    const LoadedModule* module = FindModule(pc);
     if (module == nullptr) return false;
     where.path = module->path;
     where.build_id = module->build_id;
@@ -69,11 +65,7 @@ class ProcessSiteLocator final : public replay::SiteLocator {
   }
 
   std::string DescribePc(uint64_t pc) override {
-    const LoadedModule* module = modules_.Find(pc);
-    if (module == nullptr) {
-      modules_.Refresh();
-      module = modules_.Find(pc);
-    }
+    const LoadedModule* module = FindModule(pc);
     char offset[32];
     if (module == nullptr) {
       std::snprintf(offset, sizeof offset, "0x%llx", static_cast<unsigned long long>(pc));
@@ -85,6 +77,13 @@ class ProcessSiteLocator final : public replay::SiteLocator {
   }
 
  private:
+  // The module holding `pc`, looking again at the loaded objects if none does (a dlopen since).
+  const LoadedModule* FindModule(uint64_t pc) {
+    if (const LoadedModule* module = modules_.Find(pc)) return module;
+    modules_.Refresh();
+    return modules_.Find(pc);
+  }
+
   const LoadedModule* Match(const replay::ScheduleModule& wanted) const {
     const auto& loaded = modules_.modules();
     auto find = [&](auto&& same) -> const LoadedModule* {
