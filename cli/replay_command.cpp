@@ -3,7 +3,9 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -101,7 +103,14 @@ bool IsExecutedClip(const std::string& path) {
 // beside CLIP (x.clip -> x.failure.clip), unless a file pecan did not write is there. A clip
 // that is itself a run's clip fails again the same way: no new one by default.
 std::string FailureClipPath(const ReplayCliOptions& options, const proto::Clip& clip) {
-  if (!options.failure_clip.empty()) return std::filesystem::absolute(options.failure_clip);
+  if (!options.failure_clip.empty()) {
+    // Checked before the run: the runtime could only say so once the program has failed.
+    const std::filesystem::path chosen = std::filesystem::absolute(options.failure_clip);
+    if (::access(chosen.parent_path().c_str(), W_OK) != 0)
+      throw PecanError("replay: cannot write the failure clip " + chosen.string() + ": " +
+                       chosen.parent_path().string() + ": " + std::strerror(errno));
+    return chosen;
+  }
   if (IsExecutedRunClip(clip)) return "";
   std::filesystem::path path = std::filesystem::absolute(options.clip_path);
   if (path.extension() == ".clip") path.replace_extension();

@@ -412,6 +412,15 @@ TEST_CASE("pecan replay: bad input is exit status 2 with a one-line message", "[
     one_line_error(run);
     CHECK_THAT(run.output, Catch::Contains("damaged.clip"));
   }
+  SECTION("a failure clip that cannot be written, before the program runs") {
+    e2e::PecanRun run = e2e::RunPecan({"replay", "--failure-clip", dir + "/no/such/dir/f.clip",
+                                       clip, "--", e2e::TestProgram("lock_order")},
+                                      dir + "/unwritable.log");
+    INFO(run.output);
+    one_line_error(run);
+    CHECK_THAT(run.output, Catch::Contains("cannot write the failure clip"));
+    CHECK_THAT(run.output, !Catch::Contains("total "));  // the program did not run
+  }
   SECTION("a program that was not built with pecan") {
     e2e::PecanRun run = e2e::RunPecan({"replay", clip, "--", "/bin/true"}, dir + "/true.log");
     INFO(run.output);
