@@ -191,7 +191,7 @@ int RunHunt(const HuntOptions& options) {
     if (!findings[i].clip_path.empty()) with_clip.push_back(i);
   std::cout << "pecan hunt: " << Plural(trace.size_events(), "event") << ", "
             << Plural(findings.size(), "prediction") << ", " << Plural(with_clip.size(), "clip");
-  const ReplayRunSettings replay{options.timeout, options.expect_exit, options.before_each};
+  const ReplayRunSettings replay{options.timeout, options.expect_exit, options.before_each, {}};
   const size_t jobs = replay.ParallelReplays(options.jobs);
   if (!with_clip.empty())
     std::cout << "; replaying " << std::min(jobs, with_clip.size()) << " at a time";

@@ -84,6 +84,9 @@ struct ReplayCliOptions {
   bool quiet = false;
   std::string race_order = "reversed";
   uint64_t seed = 0;
+  std::string strategy = "seeded";
+  uint32_t depth = 3;
+  uint64_t steps = 0;  // 0: PECAN_PCT_STEPS's default
   int expect_exit = 0;
   std::string before_each;
   std::string failure_clip;
@@ -169,6 +172,9 @@ int Replay(ReplayCliOptions options) {
   if (options.quiet) environment["PECAN_QUIET"] = "1";
   environment["PECAN_REPLAY_RACE_ORDER"] = options.race_order;
   environment["PECAN_REPLAY_SEED"] = std::to_string(options.seed);
+  environment["PECAN_REPLAY_STRATEGY"] = options.strategy;
+  environment["PECAN_PCT_DEPTH"] = std::to_string(options.depth);
+  if (options.steps != 0) environment["PECAN_PCT_STEPS"] = std::to_string(options.steps);
   environment["PECAN_EXPECT_EXIT"] = std::to_string(options.expect_exit);
   const std::string failure_clip = FailureClipPath(options, clip);
   if (!failure_clip.empty()) {
@@ -243,6 +249,17 @@ std::function<int()> SetupReplay(CLI::App& app) {
   app.add_option("--seed", options->seed,
                  "Seed of the choices that keep the run serialized after the clip's last step or "
                  "a divergence (default 0); the same clip and seed replay the same run");
+  app.add_option("--strategy", options->strategy,
+                 "How the run goes on after the clip: seeded (default: random choices in slices "
+                 "of up to 64 events), random (a random ready thread at every event) or pct "
+                 "(PCT priorities, see pecan fuzz --help)")
+      ->check(CLI::IsMember({"seeded", "random", "pct"}));
+  app.add_option("--depth", options->depth, "With --strategy pct: the bug depth d (default 3)")
+      ->check(CLI::Range(1u, 64u));
+  app.add_option("--steps", options->steps,
+                 "With --strategy pct: the run length k its change points are drawn over "
+                 "(default 1000)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--expect-exit", options->expect_exit,
                  "The program's normal exit status (default 0); any other status is a failure")
       ->check(CLI::Range(0, 255));

@@ -178,6 +178,7 @@ FinalVerdict Conclude(const std::optional<proto::Verdict>& runtime_verdict, cons
   if (v.steps_total() != 0) result.steps_total = v.steps_total();
   result.reason = WithoutRepeatedCause(v.reason());
   result.divergence = v.divergence();
+  result.events = v.events_scheduled();
   result.failure_clip = v.failure_clip();
   switch (v.outcome()) {
     case proto::Verdict::HATCHED:
@@ -233,6 +234,7 @@ void PrintVerdictJson(std::ostream& out, const FinalVerdict& verdict, const prot
   object["reason"] = verdict.reason;
   object["steps_executed"] = verdict.steps_executed;
   object["steps_total"] = verdict.steps_total;
+  object["events"] = verdict.events;
   object["finding_id"] = clip.finding().id();
   object["pattern"] = clip.finding().pattern();
   object["variant"] = clip.finding().variant();

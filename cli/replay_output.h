@@ -45,6 +45,7 @@ struct FinalVerdict {
   bool timed_out = false;          // the time bound ended the run (the runtime's or ours)
   std::optional<int> exit_status;  // the program's own exit status, if it exited by itself
   int signal = 0;                  // the signal that ended the process, 0 if none
+  uint64_t events = 0;             // events run one at a time (the clip's and after it)
   double seconds = 0;
 };
 

@@ -178,7 +178,7 @@ int RunTriage(const TriageOptions& options) {
                                   to_replay.size());
     progress.Update(0);
     size_t replayed = 0;
-    const ReplayRunSettings replay{options.timeout, options.expect_exit, options.before_each};
+    const ReplayRunSettings replay{options.timeout, options.expect_exit, options.before_each, {}};
     RunJobs(
         to_replay.size(), replay.ParallelReplays(options.jobs),
         [&](size_t n) {

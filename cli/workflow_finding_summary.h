@@ -54,6 +54,7 @@ struct SummaryVerdict {
   std::string failure_message;
   std::string failure_clip;  // the clip of the failing replay: replays the failure every time
   std::string divergence;    // where the replay left the clip, if it did
+  uint64_t events = 0;       // events the replay ran one at a time
   int signal = 0;
   int exit_status = 0;
   std::string reason;

@@ -102,6 +102,7 @@ struct ReplayRunSettings {
   double timeout_seconds = 30;  // 0: no bound
   int expect_exit = 0;          // the program's normal exit status (--expect-exit)
   std::string before_each;      // shell command run before each replay (--before-each)
+  std::vector<std::string> extra_arguments;  // more `pecan replay` options (--strategy, --seed)
 
   // How many of `requested` replays may run at once: one when each first restores a shared
   // starting state (--before-each), which overlapping replays would undo for each other.
@@ -127,6 +128,8 @@ inline SummaryVerdict ReplayClip(const std::string& clip_path,
                std::to_string(settings.expect_exit)};
   if (!settings.before_each.empty())
     spec.argv.insert(spec.argv.end(), {"--before-each", settings.before_each});
+  spec.argv.insert(spec.argv.end(), settings.extra_arguments.begin(),
+                   settings.extra_arguments.end());
   if (timeout_seconds > 0) {
     char bound[32];
     std::snprintf(bound, sizeof bound, "%g", timeout_seconds);
@@ -169,10 +172,16 @@ inline SummaryVerdict ReplayClip(const std::string& clip_path,
     return verdict;
   }
   std::string outcome = json["verdict"].is_string() ? json["verdict"].get<std::string>() : "";
-  verdict.outcome =
-      outcome == "hatched" || outcome == "infeasible" || outcome == "exposed" ? outcome : "error";
+  verdict.outcome = outcome == "hatched" || outcome == "followed" || outcome == "infeasible" ||
+                            outcome == "exposed"
+                        ? outcome
+                        : "error";
+  if (json.contains("events") && json["events"].is_number_unsigned())
+    verdict.events = json["events"];
   if (json.contains("reason") && json["reason"].is_string()) verdict.reason = json["reason"];
-  if (verdict.outcome == "hatched" || verdict.outcome == "exposed") ReadFailure(json, verdict);
+  if (verdict.outcome == "hatched" || verdict.outcome == "followed" ||
+      verdict.outcome == "exposed")
+    ReadFailure(json, verdict);
   if (json.contains("divergence") && json["divergence"].is_string())
     verdict.divergence = json["divergence"];
   if (verdict.outcome == "error" && verdict.reason.empty())

@@ -61,7 +61,7 @@ PECAN_EXPORT int pthread_barrier_wait(pthread_barrier_t* barrier) {
   const uint64_t pc = PECAN_CALLER_PC();
   const unsigned count = CountOf(Address(barrier));
   RecordSync(EventKind::kBarrierArrive, 0, Address(barrier), count, pc);
-  BeforeBlockingOnOthers();
+  BeforeBlockingOnOthers(EventKind::kBarrierDepart, Address(barrier), pc);
   int result = REAL(pthread_barrier_wait)(barrier);
   AfterBlockingOnOthers();
   RecordSync(EventKind::kBarrierDepart, 0, Address(barrier), count, pc);

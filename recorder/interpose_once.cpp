@@ -80,7 +80,7 @@ PECAN_EXPORT int __cxa_guard_acquire(int64_t* guard) {
   if (!ThreadRecordsEvents()) return REAL(__cxa_guard_acquire)(guard);
   const uint64_t pc = PECAN_CALLER_PC();
   // Blocks while another thread runs the initializer, which needs the turn.
-  BeforeBlockingOnOthers();
+  BeforeBlockingOnOthers(EventKind::kHbAcquire, Address(guard), pc);
   int must_initialize = REAL(__cxa_guard_acquire)(guard);
   AfterBlockingOnOthers();
   if (must_initialize == 0) WithGuardEvent(guard, EventKind::kAtomicLoad, kAcquireOrder, pc, [] {});

@@ -87,7 +87,7 @@ PECAN_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
     start->arg = arg;
     start->serial = NextThreadSerial();
     start->detached = CreatesDetached(attr);
-    if (replay) start->replay_id = ReplayReserveChild();
+    if (replay) start->replay_id = ReplayReserveChild(start->serial);
     error = REAL(pthread_create)(thread, attr, RecordedThreadStart, start);
     if (error != 0) {
       if (replay) ReplayCancelChild(start->replay_id);
@@ -99,6 +99,7 @@ PECAN_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
   // before `forked` is set below, and the parent may call pthread_join right after we return.
   RememberThreadHandle(*thread, start->serial, start->detached);
   EmitStamped(t, EventKind::kFork, 0, start->serial, 0, pc);
+  if (replay) ReplayChildForked(start->replay_id);
   start->forked.store(1, std::memory_order_release);
   FutexWakeAll(&start->forked);  // harmless if the child already went on (and freed `start`)
   return 0;

@@ -144,9 +144,9 @@ void ReplayAcquireTurn(EventKind upcoming, uint64_t pc, uint64_t target) {
   replay::AcquireTurnFor(upcoming, pc, target);
 }
 
-void ReplayBeginBlocking() {
+void ReplayBeginBlocking(EventKind call, uint64_t pc, uint64_t target) {
   RuntimeScope scope;
-  replay::BeginBlocking();
+  replay::BeginBlocking(call, pc, target);
 }
 
 void ReplayEndBlocking() {
@@ -154,9 +154,14 @@ void ReplayEndBlocking() {
   replay::EndBlocking();
 }
 
-uint32_t ReplayReserveChild() {
+uint32_t ReplayReserveChild(uint32_t serial) {
   RuntimeScope scope;
-  return replay::ReserveChild();
+  return replay::ReserveChild(serial);
+}
+
+void ReplayChildForked(uint32_t child) {
+  RuntimeScope scope;
+  replay::ChildForked(child);
 }
 
 void ReplayCancelChild(uint32_t child) {

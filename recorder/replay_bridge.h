@@ -23,13 +23,14 @@ void ReplayBeforeEvent(EventKind kind, uint64_t pc, uint64_t target, uint64_t si
 // A compare-exchange: executes as ATOMIC_RMW or, when it fails, as ATOMIC_LOAD.
 void ReplayBeforeCompareExchange(uint64_t pc, uint64_t target, uint64_t size);
 void ReplayAcquireTurn(EventKind upcoming, uint64_t pc, uint64_t target);
-void ReplayBeginBlocking();
+void ReplayBeginBlocking(EventKind call, uint64_t pc, uint64_t target);
 void ReplayEndBlocking();
 
 // Thread lifecycle: the creator reserves the child's schedule identity before the thread
 // exists; the child attaches with it before its THREAD_BEGIN and detaches after THREAD_END.
-uint32_t ReplayReserveChild();
+uint32_t ReplayReserveChild(uint32_t serial);
 void ReplayCancelChild(uint32_t child);
+void ReplayChildForked(uint32_t child);  // after the parent's FORK event, before the child runs
 void ReplayAttachThread(uint32_t child);
 void ReplayDetachThread();
 

@@ -222,9 +222,10 @@ inline void AfterBlockingSync() {
   if (__builtin_expect(tls_thread.gates & kGateReplay, 0)) ReplayEndBlocking();
 }
 // Around a call that blocks until other threads act (barrier wait, a C++ static another thread
-// is initializing): the turn goes on to the schedule's next thread first.
-inline void BeforeBlockingOnOthers() {
-  if (__builtin_expect(tls_thread.gates & kGateReplay, 0)) ReplayBeginBlocking();
+// is initializing): the turn goes on to the schedule's next thread first. `call` is the event the
+// call reports when it returns (for the report of a run that stays stuck there).
+inline void BeforeBlockingOnOthers(EventKind call, uint64_t target, uint64_t pc) {
+  if (__builtin_expect(tls_thread.gates & kGateReplay, 0)) ReplayBeginBlocking(call, pc, target);
 }
 inline void AfterBlockingOnOthers() {
   if (__builtin_expect(tls_thread.gates & kGateReplay, 0)) ReplayEndBlocking();

@@ -3,8 +3,9 @@
 
 namespace pecan::replay {
 
-ContinuedClipPolicy::ContinuedClipPolicy(ClipFollowPolicy& clip, uint64_t seed)
-    : clip_(clip), tail_(model_, seed) {}
+ContinuedClipPolicy::ContinuedClipPolicy(ClipFollowPolicy& clip,
+                                         const ContinuationSettings& continuation)
+    : clip_(clip), tail_(MakeContinuation(model_, continuation)) {}
 
 LogicalThread ContinuedClipPolicy::IdentifyThread(LogicalThread parent, uint32_t ordinal) {
   return clip_.IdentifyThread(parent, ordinal);
@@ -16,7 +17,7 @@ LogicalThread ContinuedClipPolicy::FirstHolder() {
 
 SchedulePolicy::Check ContinuedClipPolicy::CheckEvent(LogicalThread thread, const EventView& event,
                                                       const WaitingThreads& waiting) {
-  if (in_tail()) return tail_.CheckEvent(thread, event, waiting);
+  if (in_tail()) return TailCheck(thread, event, waiting);
   // A condition waiter registers while the clip runs too, so a notify the clip executes
   // releases it in the model as it did for real.
   if (event.kind == EventKind::kWait) model_.Ready(thread, event);
@@ -26,13 +27,27 @@ SchedulePolicy::Check ContinuedClipPolicy::CheckEvent(LogicalThread thread, cons
   diverged_.store(true, std::memory_order_release);
   in_tail_.store(true, std::memory_order_release);
   if (on_divergence_) on_divergence_(description);
-  return tail_.CheckEvent(thread, event, waiting);
+  return TailCheck(thread, event, waiting);
+}
+
+SchedulePolicy::Check ContinuedClipPolicy::TailCheck(LogicalThread thread, const EventView& event,
+                                                     const WaitingThreads& waiting) {
+  // A thread let into a lock with the turn has taken it for real by the time it reports the
+  // LOCK: that event is the call's own, not a new choice (another thread chosen here would
+  // find the lock free in the model and block on it for real).
+  if (admitted_ == thread && !event.blocking) {
+    admitted_ = kNoThread;
+    return Check::kMine;
+  }
+  const Check check = tail_->CheckEvent(thread, event, waiting);
+  if (check == Check::kMine && event.blocking) admitted_ = thread;
+  return check;
 }
 
 SchedulePolicy::Progress ContinuedClipPolicy::Execute(LogicalThread thread,
                                                       const EventView& event) {
   if (in_tail()) {
-    tail_.Execute(thread, event);
+    tail_->Execute(thread, event);
     tail_steps_.fetch_add(1, std::memory_order_release);
     return {};
   }
@@ -47,7 +62,7 @@ SchedulePolicy::Progress ContinuedClipPolicy::Execute(LogicalThread thread,
 }
 
 LogicalThread ContinuedClipPolicy::NextHolder(LogicalThread from, const WaitingThreads& waiting) {
-  return in_tail() ? tail_.NextHolder(from, waiting) : clip_.NextHolder(from, waiting);
+  return in_tail() ? tail_->NextHolder(from, waiting) : clip_.NextHolder(from, waiting);
 }
 
 bool ContinuedClipPolicy::OwnsNextStep(LogicalThread thread) const {
@@ -64,7 +79,7 @@ std::string ContinuedClipPolicy::DescribeDivergence(LogicalThread thread,
 }
 
 std::string ContinuedClipPolicy::DescribeNextStep() const {
-  return in_tail() ? "any ready thread (the seeded continuation)" : clip_.DescribeNextStep();
+  return in_tail() ? "" : clip_.DescribeNextStep();  // after the clip: whoever can run
 }
 
 std::string ContinuedClipPolicy::DescribeWait(LogicalThread thread, const EventView& event) const {

@@ -1,7 +1,8 @@
 // A clip followed step by step, then continued: once the clip's steps are done, or a thread
 // leaves the clip (divergence), the threads stay serialized under a seeded choice to the end of
 // the run (SeededTail). A replay is thus a function of the program, its inputs, the clip and
-// the seed, and the failure it ends in comes back on every replay of what it executed.
+// the seed, and the failure it ends in comes back on every replay of what it executed. pecan
+// fuzz is a clip of the main thread's first event continued by a strategy (random, PCT).
 #pragma once
 
 #include <atomic>
@@ -10,7 +11,7 @@
 #include <string>
 
 #include "replayer/clip_follow_policy.h"
-#include "replayer/seeded_tail.h"
+#include "replayer/continuation.h"
 #include "replayer/sync_model.h"
 
 namespace pecan::replay {
@@ -21,7 +22,7 @@ class ContinuedClipPolicy final : public SchedulePolicy {
   // description, just before the seeded tail takes over.
   using DivergenceListener = std::function<void(const std::string& description)>;
 
-  ContinuedClipPolicy(ClipFollowPolicy& clip, uint64_t seed);
+  ContinuedClipPolicy(ClipFollowPolicy& clip, const ContinuationSettings& continuation);
   void OnDivergence(DivergenceListener listener) { on_divergence_ = std::move(listener); }
 
   bool in_tail() const { return in_tail_.load(std::memory_order_acquire); }
@@ -43,17 +44,27 @@ class ContinuedClipPolicy final : public SchedulePolicy {
   std::string DescribeDivergence(LogicalThread thread, const EventView& event) const override;
   std::string DescribeNextStep() const override;
   std::string DescribeWait(LogicalThread thread, const EventView& event) const override;
+  WaitTarget WaitTargetOf(LogicalThread thread, const EventView& event) const override {
+    return model_.Target(thread, event);
+  }
+  bool BarrierReleased(LogicalThread thread, uint64_t barrier,
+                       LogicalThread holder) const override {
+    return model_.BarrierReleased(thread, barrier, holder);
+  }
   std::string ThreadName(LogicalThread thread) const override;
   StopReport StopReportForPolicyStop() const override { return clip_.StopReportForPolicyStop(); }
 
  private:
+  Check TailCheck(LogicalThread thread, const EventView& event, const WaitingThreads& waiting);
+
   ClipFollowPolicy& clip_;
   SyncModel model_;
-  SeededTail tail_;
+  std::unique_ptr<Continuation> tail_;
   std::atomic<bool> in_tail_{false};
   std::atomic<bool> diverged_{false};
   std::atomic<uint64_t> tail_steps_{0};
   DivergenceListener on_divergence_;
+  LogicalThread admitted_ = kNoThread;  // let into a blocking call, its event not yet reported
 };
 
 }  // namespace pecan::replay

@@ -39,8 +39,8 @@ inline void AcquireTurnFor(EventKind kind, uint64_t pc, uint64_t addr) {
 }
 // Around a blocking call that needs other threads first (barrier wait, a real condition wait
 // in the free run).
-inline void BeginBlocking() {
-  if (active_session != nullptr) active_session->scheduler().BeginBlocking();
+inline void BeginBlocking(EventKind kind, uint64_t pc, uint64_t addr) {
+  if (active_session != nullptr) active_session->scheduler().BeginBlocking({kind, pc, addr, 0});
 }
 inline void EndBlocking() {
   if (active_session != nullptr) active_session->scheduler().EndBlocking();
@@ -48,8 +48,11 @@ inline void EndBlocking() {
 
 // Thread lifecycle: the parent reserves the child's identity before creating it; the child
 // attaches with it before its first event; a thread detaches after its last event.
-inline LogicalThread ReserveChild() {
-  return active_session != nullptr ? active_session->scheduler().ReserveChild() : kNoThread;
+inline LogicalThread ReserveChild(uint32_t serial) {
+  return active_session != nullptr ? active_session->scheduler().ReserveChild(serial) : kNoThread;
+}
+inline void ChildForked(LogicalThread child) {
+  if (active_session != nullptr) active_session->scheduler().ChildForked(child);
 }
 inline void CancelChild(LogicalThread child) {
   if (active_session != nullptr) active_session->scheduler().CancelChild(child);

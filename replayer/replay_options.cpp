@@ -24,6 +24,19 @@ ReplayOptions ReadReplayOptions() {
     const unsigned long long value = std::strtoull(seed, &end, 10);
     if (end != seed && *end == '\0') options.seed = value;
   }
+  if (const char* strategy = std::getenv("PECAN_REPLAY_STRATEGY")) {
+    const std::string_view name = strategy;
+    if (name == "random") options.continuation.strategy = ContinuationSettings::Strategy::kRandom;
+    if (name == "pct") options.continuation.strategy = ContinuationSettings::Strategy::kPct;
+  }
+  if (const char* depth = std::getenv("PECAN_PCT_DEPTH")) {
+    const long value = std::strtol(depth, nullptr, 10);
+    if (value >= 1 && value <= 64) options.continuation.pct_depth = static_cast<uint32_t>(value);
+  }
+  if (const char* steps = std::getenv("PECAN_PCT_STEPS")) {
+    const unsigned long long value = std::strtoull(steps, nullptr, 10);
+    if (value >= 1) options.continuation.pct_steps = value;
+  }
   if (const char* status = std::getenv("PECAN_EXPECT_EXIT")) {
     char* end = nullptr;
     const long value = std::strtol(status, &end, 10);

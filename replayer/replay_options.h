@@ -6,6 +6,8 @@
 #include <chrono>
 #include <string>
 
+#include "replayer/continuation.h"
+
 namespace pecan::replay {
 
 struct ReplayOptions {
@@ -20,6 +22,9 @@ struct ReplayOptions {
   // After the clip (or a divergence) the threads stay serialized under choices drawn from
   // this seed (PECAN_REPLAY_SEED, default 0).
   uint64_t seed = 0;
+  // How the run continues after the clip: the strategy and its settings (PECAN_REPLAY_STRATEGY
+  // = seeded (default) | random | pct, PECAN_PCT_DEPTH, PECAN_PCT_STEPS); the seed above.
+  ContinuationSettings continuation;
   // The program's normal exit status (PECAN_EXPECT_EXIT, default 0): any other is a failure.
   int expected_exit_status = 0;
   // Where to write the clip of the schedule this run executed (PECAN_EXECUTED_CLIP): when the

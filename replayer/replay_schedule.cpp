@@ -161,7 +161,9 @@ const ScheduleModule* ReplaySchedule::FindModule(uint32_t id) const {
 
 std::string ReplaySchedule::ThreadName(LogicalThread thread) const {
   if (thread < threads.size()) return threads[thread].name;
-  return "an unrecorded thread (#" + std::to_string(thread - threads.size()) + ")";
+  // A thread the clip does not name (created after its last step, or on another path): named by
+  // its id in this run, which its failure clip uses too.
+  return "T" + std::to_string(thread);
 }
 
 std::string ReplaySchedule::DescribeSite(uint32_t site) const {

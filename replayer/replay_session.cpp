@@ -8,6 +8,7 @@
 
 #include "replayer/anomaly_breakpoint.h"
 #include "replayer/executed_clip.h"
+#include "replayer/stuck_threads.h"
 #include "trace_format/clip_file.h"
 #include "trace_format/error.h"
 #include "trace_format/signal_name.h"
@@ -30,6 +31,12 @@ Scheduler::Options SchedulerOptions() {
   return options;
 }
 
+ContinuationSettings ContinuationFor(const ReplayOptions& options) {
+  ContinuationSettings settings = options.continuation;
+  settings.seed = options.seed;
+  return settings;
+}
+
 ReplaySchedule ScheduleFor(const proto::Clip& clip, const ReplayOptions& options,
                            bool& race_reversed) {
   ReplaySchedule schedule = ReplaySchedule::FromClip(clip);
@@ -47,7 +54,7 @@ ReplaySession::ReplaySession(ReplayOptions options, proto::Clip clip, Environmen
       exit_on_stop_(environment.exit_on_stop),
       create_thread_(environment.create_thread),
       clip_policy_(schedule_, *locator_),
-      policy_(clip_policy_, options_.seed),
+      policy_(clip_policy_, ContinuationFor(options_)),
       scheduler_(policy_, *this, SchedulerOptions()),
       watchdog_(scheduler_, WatchdogOptionsFor(options_)),
       verdict_file_(options_.verdict_path),
@@ -92,7 +99,8 @@ void ReplaySession::ConfirmStuck() {
     nanosleep(&pause, nullptr);
   }
   if (!stuck_pending_.exchange(false, std::memory_order_acq_rel)) return;
-  Fail(stuck_failure_, stuck_text_ + " (still stuck when let run freely)", [](proto::Verdict&) {});
+  Fail(stuck_failure_, stuck_text_ + " (still stuck when let run freely)",
+       [&](proto::Verdict& v) { AddStuckThreads(stuck_threads_, *locator_, v); });
   if (exit_on_stop_) syscall(SYS_exit_group, kReplayStoppedExitStatus);
 }
 
@@ -106,6 +114,8 @@ proto::Verdict ReplaySession::CurrentVerdict() {
 void ReplaySession::UpdateVerdict(const std::function<void(proto::Verdict&)>& change) {
   while (verdict_lock_.test_and_set(std::memory_order_acquire)) sched_yield();
   change(verdict_);
+  verdict_.set_events_scheduled(policy_.StepsExecuted());
+  verdict_.set_idle_handovers(watchdog_.idle_handovers());
   verdict_.set_seconds(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
   if (!verdict_file_.path().empty() && !verdict_file_.Write(verdict_))
@@ -182,6 +192,7 @@ void ReplaySession::OnStopped(const StopReport& report) {
                         ? (report.reason.rfind(prefix, 0) == 0 ? report.reason.substr(prefix.size())
                                                                : report.reason)
                         : "the run did not end within the time bound: " + report.reason;
+      stuck_threads_ = scheduler_.StuckThreads();
       stuck_pending_.store(true, std::memory_order_release);
       return;
     }
@@ -258,6 +269,7 @@ void ReplaySession::OnProgramExit(int status) {
   if (stuck_pending_.exchange(false, std::memory_order_acq_rel))
     Message("the run looked stuck under the scheduler (" + stuck_text_ +
             ") but ended when its threads ran freely: not counted as a failure");
+  UpdateVerdict([](proto::Verdict&) {});  // how far the run went (events_scheduled, seconds)
   if (status != options_.expected_exit_status) {
     Fail("exit", "the program exited with status " + std::to_string(status),
          [&](proto::Verdict& v) { v.set_exit_status(status); });
@@ -279,8 +291,10 @@ void ReplaySession::OnProgramExit(int status) {
 }
 
 void ReplaySession::OnFatalSignal(int signal) {
-  Fail("crashed", "the program died of " + SignalName(signal),
-       [&](proto::Verdict& v) { v.set_signal(signal); });
+  Fail("crashed", "the program died of " + SignalName(signal), [&](proto::Verdict& v) {
+    v.set_signal(signal);
+    NoteFailingThread(v);
+  });
 }
 
 void ReplaySession::OnAssertionFailure(const char* assertion, const char* file, unsigned line,
@@ -288,7 +302,22 @@ void ReplaySession::OnAssertionFailure(const char* assertion, const char* file, 
   std::string text = std::string(file ? file : "?") + ":" + std::to_string(line) + ": " +
                      (function ? function : "?") + ": assertion `" + (assertion ? assertion : "?") +
                      "' failed";
-  Fail("assertion", text, [](proto::Verdict&) {});
+  Fail("assertion", text, [&](proto::Verdict& v) { NoteFailingThread(v); });
+}
+
+void ReplaySession::NoteFailingThread(proto::Verdict& v) {
+  const LogicalThread self = scheduler_.CallerId();
+  if (self == kNoThread) return;
+  v.set_failure_thread(policy_.ThreadName(self));
+  // Its last event under the turn: the failure lies between it and the thread's next one.
+  constexpr uint64_t kLookBack = uint64_t{1} << 20;
+  const uint64_t size = execution_log_.size();
+  for (uint64_t i = size; i > 0 && size - i < kLookBack; --i) {
+    const ExecutionLog::Entry& entry = execution_log_.at(i - 1);
+    if (entry.thread != self) continue;
+    SetPlace(entry.pc, *locator_, *v.mutable_failure_site());
+    return;
+  }
 }
 
 }  // namespace pecan::replay

@@ -83,6 +83,8 @@ class ReplaySession final : public ReplayObserver {
   // After the watchdog stopped a stuck run (its threads now run freely): claims the deadlock or
   // hang only if the program is still running after kStuckConfirmation.
   void ConfirmStuck();
+  // The failing thread (the caller) and its last event's site, into the verdict.
+  void NoteFailingThread(proto::Verdict& v);
   static constexpr std::chrono::milliseconds kStuckConfirmation{2000};
 
   ReplayOptions options_;
@@ -105,6 +107,7 @@ class ReplaySession final : public ReplayObserver {
   std::atomic<bool> stuck_pending_{false};  // a deadlock or hang waiting for ConfirmStuck
   std::string stuck_failure_;               // "deadlock" or "timeout"
   std::string stuck_text_;
+  std::vector<StuckThread> stuck_threads_;  // as they were when the run was stopped
   std::atomic_flag executed_clip_written_ = ATOMIC_FLAG_INIT;
   std::chrono::steady_clock::time_point start_;
 };

@@ -80,6 +80,13 @@ class SchedulePolicy {
   // What `thread`, waiting at `event`, waits for beyond its turn ("lock 0x... held by T2"), or
   // "" (for the watchdog's description of a deadlock).
   virtual std::string DescribeWait(LogicalThread, const EventView&) const { return ""; }
+  // The same as data (Object::kNone when the policy keeps no model or the thread is ready).
+  virtual WaitTarget WaitTargetOf(LogicalThread, const EventView&) const { return {}; }
+  // Whether `thread`, waiting at `barrier` without the turn, is released and so returns soon
+  // (Scheduler::Settle then waits for it); `holder` is the thread asking (see SyncModel).
+  virtual bool BarrierReleased(LogicalThread, uint64_t /*barrier*/, LogicalThread /*holder*/) const {
+    return false;
+  }
   virtual std::string ThreadName(LogicalThread thread) const = 0;
   virtual StopReport StopReportForPolicyStop() const = 0;
 };

@@ -1,9 +1,11 @@
 // Turn passing, lazy hand-over, blocking calls and early stops: the Scheduler's mechanism.
 #include "replayer/scheduler.h"
 
+#include <sched.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <string>
 #include <thread>
 
@@ -50,7 +52,14 @@ class TurnGuard {
  public:
   TurnGuard(std::atomic_flag& flag, bool active) : flag_(active ? &flag : nullptr) {
     if (flag_ == nullptr) return;
-    while (flag_->test_and_set(std::memory_order_acquire)) CpuRelax();
+    // Held briefly (a check and an event) by the holder, or by the watchdog: spin, then yield.
+    for (uint32_t spins = 0; flag_->test_and_set(std::memory_order_acquire); ++spins) {
+      if (spins < 256) {
+        CpuRelax();
+      } else {
+        sched_yield();
+      }
+    }
   }
   ~TurnGuard() {
     if (flag_ != nullptr) flag_->clear(std::memory_order_release);
@@ -132,9 +141,10 @@ void Scheduler::AttachMainThread() {
   const LogicalThread id = policy_.IdentifyThread(kNoThread, 0);
   if (log_ != nullptr) log_->NoteThread(id, kNoThread, 0);
   Attach(id);
+  if (ThreadSlot* slot = SlotFor(id)) slot->serial.store(0, std::memory_order_release);
 }
 
-LogicalThread Scheduler::ReserveChild() {
+LogicalThread Scheduler::ReserveChild(uint32_t serial) {
   if (!CallerAttached()) return kNoThread;
   ThreadSlot& parent = *tls_caller.slot;
   const uint32_t ordinal = parent.children++;
@@ -144,6 +154,8 @@ LogicalThread Scheduler::ReserveChild() {
     // Counted as live and not waiting until it attaches, so a thread that is still starting
     // never looks like a deadlock.
     slot->os_tid.store(-1, std::memory_order_relaxed);  // "starting"
+    slot->awaiting_fork.store(true, std::memory_order_release);
+    slot->serial.store(serial, std::memory_order_release);
     SetActivity(*slot, ThreadActivity::kUnattached);
     LogicalThread highest = highest_slot_used_.load(std::memory_order_relaxed);
     while (child > highest &&
@@ -153,8 +165,13 @@ LogicalThread Scheduler::ReserveChild() {
   return child;
 }
 
+void Scheduler::ChildForked(LogicalThread child) {
+  if (ThreadSlot* slot = SlotFor(child)) slot->awaiting_fork.store(false, std::memory_order_release);
+}
+
 void Scheduler::CancelChild(LogicalThread child) {
   if (ThreadSlot* slot = SlotFor(child)) {
+    slot->awaiting_fork.store(false, std::memory_order_release);
     slot->os_tid.store(0, std::memory_order_relaxed);
     SetActivity(*slot, ThreadActivity::kExited);
   }
@@ -215,10 +232,14 @@ void Scheduler::Settle(LogicalThread holder) const {
       if (id == holder) continue;
       const ThreadSlot& slot = slots_[id];
       const ThreadActivity activity = slot.activity.load(std::memory_order_acquire);
+      // A child whose FORK is still to come cannot start before the FORK: not waited for.
       const bool starting = activity == ThreadActivity::kUnattached &&
-                            slot.os_tid.load(std::memory_order_relaxed) == -1;
-      settled = !starting && (activity != ThreadActivity::kRunning ||
-                              slot.waiting_at_event.load(std::memory_order_acquire));
+                            slot.os_tid.load(std::memory_order_relaxed) == -1 &&
+                            !slot.awaiting_fork.load(std::memory_order_acquire);
+      settled = !starting &&
+                (activity != ThreadActivity::kRunning ||
+                 slot.waiting_at_event.load(std::memory_order_acquire)) &&
+                !(activity == ThreadActivity::kBlocked && CallReleased(slot, holder));
     }
     if (settled || !scheduling() || std::chrono::steady_clock::now() > deadline) return;
     if (round < 1000) {
@@ -227,6 +248,25 @@ void Scheduler::Settle(LogicalThread holder) const {
       std::this_thread::sleep_for(std::chrono::microseconds(50));
     }
   }
+}
+
+bool Scheduler::CallReleased(const ThreadSlot& slot, LogicalThread holder) const {
+  if (!slot.in_call.load(std::memory_order_acquire)) return false;
+  const EventView& call = slot.call;
+  const LogicalThread highest = highest_slot_used_.load(std::memory_order_acquire);
+  if (call.kind == EventKind::kJoin) {
+    // A join returns once the joined thread has ended, unless that thread is the one asking
+    // (it passes the turn on at its THREAD_END, before it is gone).
+    for (LogicalThread id = 0; id <= highest && id < options_.max_threads; ++id) {
+      if (slots_[id].serial.load(std::memory_order_acquire) != call.addr) continue;
+      return id != holder && (slots_[id].ended.load(std::memory_order_acquire) ||
+                              slots_[id].activity.load(std::memory_order_acquire) ==
+                                  ThreadActivity::kExited);
+    }
+    return false;
+  }
+  return call.kind == EventKind::kBarrierDepart &&
+         policy_.BarrierReleased(slot.id, call.addr, holder);
 }
 
 void Scheduler::HoldWhileStopping(ThreadSlot& self) {
@@ -269,9 +309,15 @@ void Scheduler::OnEvent(const EventView& event) {
     return;
   }
   ThreadSlot& self = *tls_caller.slot;
+  self.owes_event.store(false, std::memory_order_release);
   PendingEvent pending(self, event);
   TakeVacantTurn(self);
   for (;;) {
+    // Only the holder takes the guard: threads that merely look would hold up the holder.
+    if (holder_.load(std::memory_order_acquire) != self.id) {
+      if (!WaitForTurn(self)) return;
+      continue;
+    }
     if (TurnGuard guard(turn_guard_, policy_.WantsSettledThreads());
         holder_.load(std::memory_order_acquire) == self.id) {
       if (policy_.WantsSettledThreads()) Settle(self.id);
@@ -281,6 +327,7 @@ void Scheduler::OnEvent(const EventView& event) {
           pending.Withdraw();
           LogExecuted(self.id, event);
           SchedulePolicy::Progress progress = policy_.Execute(self.id, event);
+          if (event.kind == EventKind::kThreadEnd) self.ended.store(true, std::memory_order_release);
           if (progress.anomaly_formed || progress.finished || progress.stop || progress.continued) {
             HandleProgress(progress);
           } else if (event.kind == EventKind::kThreadEnd) {
@@ -320,16 +367,24 @@ void Scheduler::AcquireTurnFor(const EventView& upcoming) {
   PendingEvent pending(self, blocking);
   TakeVacantTurn(self);
   for (;;) {
+    // Only the holder takes the guard: threads that merely look would hold up the holder.
+    if (holder_.load(std::memory_order_acquire) != self.id) {
+      if (!WaitForTurn(self)) return;
+      continue;
+    }
     if (TurnGuard guard(turn_guard_, policy_.WantsSettledThreads());
         holder_.load(std::memory_order_acquire) == self.id) {
       if (policy_.WantsSettledThreads()) Settle(self.id);
       switch (policy_.CheckEvent(self.id, blocking, WaitingView(*this))) {
         case SchedulePolicy::Check::kMine:
         case SchedulePolicy::Check::kFree:  // (never for a blocking call: not an access)
+          self.owes_event.store(true, std::memory_order_release);
+          NoteCall(self, blocking);
           SetActivity(self, ThreadActivity::kBlockedHoldingTurn);
           return;
         case SchedulePolicy::Check::kMineWithoutTurn:
           pending.Withdraw();
+          NoteCall(self, blocking);
           PassTurn(self.id);
           SetActivity(self, ThreadActivity::kBlocked);
           return;
@@ -345,9 +400,15 @@ void Scheduler::AcquireTurnFor(const EventView& upcoming) {
   }
 }
 
-void Scheduler::BeginBlocking() {
+void Scheduler::NoteCall(ThreadSlot& self, const EventView& call) {
+  self.call = call;
+  self.in_call.store(true, std::memory_order_release);
+}
+
+void Scheduler::BeginBlocking(const EventView& call) {
   if (tls_caller.scheduler != this || !scheduling()) return;
   ThreadSlot& self = *tls_caller.slot;
+  NoteCall(self, call);
   bool holds_turn = holder_.load(std::memory_order_acquire) == self.id;
   if (holds_turn && !policy_.OwnsNextStep(self.id)) {
     PassTurn(self.id);
@@ -358,7 +419,9 @@ void Scheduler::BeginBlocking() {
 
 void Scheduler::EndBlocking() {
   if (tls_caller.scheduler != this) return;
+  // Running first: a thread blocked and not in a call would look settled to Settle.
   SetActivity(*tls_caller.slot, ThreadActivity::kRunning);
+  tls_caller.slot->in_call.store(false, std::memory_order_release);
 }
 
 void Scheduler::HandleProgress(const SchedulePolicy::Progress& progress) {
@@ -426,12 +489,53 @@ bool Scheduler::HandOverFromIdleHolder(LogicalThread holder) {
   // A holder busy with an event (TurnGuard) is not idle.
   if (turn_guard_.test_and_set(std::memory_order_acquire)) return false;
   bool moved = false;
-  // The holder has none of the next steps, so the position cannot move until the turn does.
+  // The holder has none of the next steps, so the position cannot move until the turn does;
+  // and it does not owe the event of a blocking call it was let into.
+  const ThreadSlot* slot = SlotFor(holder);
   if (scheduling() && holder_.load(std::memory_order_acquire) == holder &&
-      !policy_.OwnsNextStep(holder))
+      !policy_.OwnsNextStep(holder) &&
+      (slot == nullptr || !slot->owes_event.load(std::memory_order_acquire)))
     moved = PassTurn(holder);
   turn_guard_.clear(std::memory_order_release);
   return moved;
+}
+
+std::vector<StuckThread> Scheduler::StuckThreads() const {
+  std::vector<StuckThread> threads;
+  LogicalThread highest = highest_slot_used_.load(std::memory_order_acquire);
+  for (LogicalThread id = 0; id <= highest && id < options_.max_threads; ++id) {
+    const ThreadSlot& slot = slots_[id];
+    const ThreadActivity activity = slot.activity.load(std::memory_order_acquire);
+    if (activity == ThreadActivity::kExited) continue;
+    if (activity == ThreadActivity::kUnattached && slot.os_tid.load(std::memory_order_relaxed) != -1)
+      continue;
+    StuckThread& thread = threads.emplace_back();
+    thread.id = id;
+    thread.name = policy_.ThreadName(id);
+    thread.activity = activity;
+    if (slot.waiting_at_event.load(std::memory_order_acquire)) {
+      thread.at_event = true;
+      thread.event = slot.pending;
+      thread.target = policy_.WaitTargetOf(id, slot.pending);
+    } else if (slot.in_call.load(std::memory_order_acquire)) {
+      thread.in_call = true;
+      thread.event = slot.call;
+      thread.target = policy_.WaitTargetOf(id, slot.call);
+    }
+    if (thread.target.holder != kNoThread) thread.holder_name = policy_.ThreadName(thread.target.holder);
+  }
+  // How often each thread ran its current event's site among the last events: a spin.
+  const uint64_t count = recent_count_.load(std::memory_order_acquire);
+  const uint64_t recent = std::min(count, kRecentEvents);
+  for (StuckThread& thread : threads) {
+    if (!thread.at_event) continue;
+    thread.recent_events = static_cast<uint32_t>(recent);
+    for (uint64_t i = count - recent; i < count; ++i) {
+      const RecentEvent& event = recent_[i % kRecentEvents];
+      if (event.thread == thread.id && event.pc == thread.event.pc) ++thread.recent_repeats;
+    }
+  }
+  return threads;
 }
 
 std::string Scheduler::DescribeState() const {
@@ -451,7 +555,7 @@ std::string Scheduler::DescribeState() const {
       if (!wait.empty()) text += " (for " + wait + ")";
     }
   }
-  text += "; next: " + policy_.DescribeNextStep();
+  if (const std::string next = policy_.DescribeNextStep(); !next.empty()) text += "; next: " + next;
   return text;
 }
 

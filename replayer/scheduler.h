@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "replayer/execution_log.h"
 #include "replayer/schedule_policy.h"
@@ -47,8 +48,10 @@ class Scheduler {
   // Thread lifecycle (calling thread). A parent calls ReserveChild() before creating a thread
   // and passes the id to the child, which calls AttachThread(id) before its first event.
   void AttachMainThread();
-  LogicalThread ReserveChild();
+  // `serial`: the recorder's serial number of the child (JOINs name threads by it).
+  LogicalThread ReserveChild(uint32_t serial = ThreadSlot::kNoSerial);
   void CancelChild(LogicalThread child);  // the thread could not be created after all
+  void ChildForked(LogicalThread child);  // the parent executed the child's FORK
   void AttachThread(LogicalThread id);
   void DetachThread();  // after the thread's last event
   bool CallerAttached() const;
@@ -65,7 +68,7 @@ class Scheduler {
   void AcquireTurnFor(const EventView& upcoming);
   // Around a blocking call that needs other threads to run first (barrier wait): hands the turn
   // on if the schedule continues elsewhere. Call EndBlocking() when the real call returns.
-  void BeginBlocking();
+  void BeginBlocking(const EventView& call);
   void EndBlocking();
 
   SchedulerMode mode() const { return mode_.load(std::memory_order_acquire); }
@@ -91,6 +94,8 @@ class Scheduler {
   bool HandOverFromIdleHolder(LogicalThread holder);
   // "T0 waiting for its turn, T1 blocked in ...; next: step 12 of 40, T1 lock at ..."
   std::string DescribeState() const;
+  // Every live thread and what it waits at or in (when a run is stopped as stuck).
+  std::vector<StuckThread> StuckThreads() const;
 
   SchedulePolicy& policy() { return policy_; }
 
@@ -103,6 +108,10 @@ class Scheduler {
   ThreadSlot* SlotFor(LogicalThread id) const;
   void Attach(LogicalThread id);
   void SetActivity(ThreadSlot& slot, ThreadActivity activity);
+  static void NoteCall(ThreadSlot& self, const EventView& call);  // entering a blocking call
+  // Whether the blocking call `slot`'s thread is in (without the turn) has what it waits for,
+  // so the thread comes back soon: Settle waits for it.
+  bool CallReleased(const ThreadSlot& slot, LogicalThread holder) const;
   bool WaitForTurn(ThreadSlot& self);  // false when scheduling ended meanwhile
   // While the observer hears about an early stop (it may write files and end the process), a
   // thread that waits for the turn or reaches an event stays where it is.
@@ -115,6 +124,9 @@ class Scheduler {
   void TakeVacantTurn(const ThreadSlot& self);
   void LogExecuted(LogicalThread thread, const EventView& event) {
     if (log_ != nullptr) log_->Append(thread, event.kind, event.pc);
+    const uint64_t count = recent_count_.load(std::memory_order_relaxed);
+    recent_[count % kRecentEvents] = {thread, event.pc};
+    recent_count_.store(count + 1, std::memory_order_release);
   }
   void ReleaseTurnAtExit(ThreadSlot& self);
   void HandleProgress(const SchedulePolicy::Progress& progress);
@@ -130,6 +142,15 @@ class Scheduler {
   std::atomic<uint64_t> transitions_{0};
   std::atomic<LogicalThread> highest_slot_used_{0};
   ExecutionLog* log_ = nullptr;
+  // The last events run under the turn, always kept (the execution log is not): a stuck run's
+  // report counts a spinning thread's repeats in them.
+  static constexpr uint64_t kRecentEvents = 4096;
+  struct RecentEvent {
+    LogicalThread thread = kNoThread;
+    uint64_t pc = 0;
+  };
+  std::unique_ptr<RecentEvent[]> recent_{new RecentEvent[kRecentEvents]};
+  std::atomic<uint64_t> recent_count_{0};
   std::atomic_flag turn_guard_ = ATOMIC_FLAG_INIT;  // see TurnGuard (scheduler.cpp)
 };
 

@@ -40,6 +40,32 @@ enum class ThreadActivity : uint8_t {
 
 std::string_view ThreadActivityName(ThreadActivity activity);
 
+// What a thread at a blocking event waits for beyond its turn, as the policy's model of the
+// program's synchronization knows it (SyncModel): a lock and who holds it, or a condition.
+struct WaitTarget {
+  enum class Object : uint8_t { kNone, kLock, kReadLock, kCondition };
+  Object object = Object::kNone;
+  uint64_t address = 0;
+  LogicalThread holder = kNoThread;  // the lock's (write) holder
+  uint64_t holder_pc = 0;            // where the holder took it
+  uint32_t readers = 0;              // read holders of an rwlock
+};
+
+// One thread of a run stopped as stuck (deadlock or hang), for the report that says who waits
+// for what.
+struct StuckThread {
+  LogicalThread id = kNoThread;
+  std::string name;
+  ThreadActivity activity = ThreadActivity::kUnattached;  // kUnattached: still starting
+  bool at_event = false;  // waits for the turn at `event`
+  bool in_call = false;   // inside the real blocking call that reports `event` when it returns
+  EventView event;
+  WaitTarget target;
+  std::string holder_name;  // of target.holder
+  uint32_t recent_repeats = 0;  // of the run's last `recent_events` events, this thread's at event.pc
+  uint32_t recent_events = 0;
+};
+
 enum class StopCause : uint8_t {
   kDivergence,      // a thread executed an event the schedule did not expect
   kDeadlock,        // every live thread waits and nothing moves

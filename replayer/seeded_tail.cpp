@@ -4,29 +4,12 @@
 #include <vector>
 
 namespace pecan::replay {
-namespace {
 
-// Joins and semaphore waits block until another thread acts, and hold nothing another thread
-// needs meanwhile: the caller gives the turn up for the real call and asks for it again when
-// it returns (its JOIN or SEM_WAIT event). A lock instead waits for the turn until it is free.
-bool BlocksWithoutTurn(const EventView& event) {
-  return event.blocking && (event.kind == EventKind::kJoin || event.kind == EventKind::kSemWait);
-}
-
-}  // namespace
-
-SeededTail::SeededTail(SyncModel& model, uint64_t seed)
-    : model_(model), state_(seed ^ 0x5eed7a11c0ffee00ULL) {}
-
-uint64_t SeededTail::Next() {
-  uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
+SeededTail::SeededTail(SyncModel& model, uint64_t seed, bool slices)
+    : model_(model), draws_(seed), slices_(slices) {}
 
 uint32_t SeededTail::DrawSlice() {
-  return 1 + static_cast<uint32_t>(Next() % kMaxSlice);
+  return slices_ ? 1 + static_cast<uint32_t>(draws_.Next() % kMaxSlice) : 1;
 }
 
 SchedulePolicy::Check SeededTail::CheckEvent(LogicalThread thread, const EventView& event,
@@ -41,7 +24,7 @@ SchedulePolicy::Check SeededTail::CheckEvent(LogicalThread thread, const EventVi
   waiting.ForEach([&](LogicalThread t, const EventView& e) {
     if (t == thread || model_.Ready(t, e)) ready.push_back(t);
   });
-  const LogicalThread next = ready.empty() ? thread : ready[Next() % ready.size()];
+  const LogicalThread next = ready.empty() ? thread : ready[draws_.Next() % ready.size()];
   if (next == thread) {
     slice_left_ = DrawSlice() - 1;
     return SchedulePolicy::Check::kMine;
@@ -66,7 +49,7 @@ LogicalThread SeededTail::NextHolder(LogicalThread from, const WaitingThreads& w
   chosen_ = kNoThread;
   slice_left_ = DrawSlice() - 1;
   if (chosen_ready) return chosen;
-  return ready.empty() ? kNoThread : ready[Next() % ready.size()];
+  return ready.empty() ? kNoThread : ready[draws_.Next() % ready.size()];
 }
 
 }  // namespace pecan::replay

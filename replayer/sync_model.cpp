@@ -52,6 +52,7 @@ void SyncModel::Executed(LogicalThread thread, const EventView& event) {
   switch (event.kind) {
     case EventKind::kLock:
       locks_[event.addr].writer = thread;
+      locks_[event.addr].writer_pc = event.pc;
       break;
     case EventKind::kReadLock:
       ++locks_[event.addr].readers;
@@ -79,6 +80,13 @@ void SyncModel::Executed(LogicalThread thread, const EventView& event) {
       }
       break;
     }
+    case EventKind::kBarrierArrive: {
+      BarrierState& barrier = barriers_[event.addr];
+      arrival_of_[thread] = barrier.arrivals++;
+      barrier.parties = event.size;
+      if (barrier.parties > 0 && barrier.arrivals % barrier.parties == 0) barrier.completer = thread;
+      break;
+    }
     case EventKind::kWait: {
       // The wait returned (released by a notify, or spuriously while a clip was followed).
       auto registered = waits_on_.find(thread);
@@ -95,29 +103,76 @@ void SyncModel::Executed(LogicalThread thread, const EventView& event) {
   }
 }
 
-std::string SyncModel::DescribeWait(LogicalThread thread, const EventView& event) const {
-  if (!event.blocking) return "";
+bool SyncModel::BarrierReleased(LogicalThread thread, uint64_t barrier,
+                                LogicalThread holder) const {
+  SpinGuard guard(lock_);
+  auto state = barriers_.find(barrier);
+  auto arrival = arrival_of_.find(thread);
+  if (state == barriers_.end() || arrival == arrival_of_.end() || state->second.parties == 0)
+    return false;
+  const uint64_t parties = state->second.parties;
+  const uint64_t round = arrival->second / parties;
+  const uint64_t complete_rounds = state->second.arrivals / parties;
+  if (round >= complete_rounds) return false;
+  // Once anyone arrived for a later round, the round's last arrival has entered the call (the
+  // round had returned).
+  return state->second.arrivals > (round + 1) * parties || state->second.completer != holder;
+}
+
+WaitTarget SyncModel::Target(LogicalThread thread, const EventView& event) const {
+  WaitTarget target;
+  if (!event.blocking) return target;
   SpinGuard guard(lock_);
   switch (event.kind) {
     case EventKind::kLock:
     case EventKind::kReadLock: {
       auto lock = locks_.find(event.addr);
-      if (lock == locks_.end()) return "";
-      if (lock->second.writer != kNoThread && lock->second.writer != thread)
-        return "lock " + Hex(event.addr) + " held by T" + std::to_string(lock->second.writer);
-      if (event.kind == EventKind::kLock && lock->second.readers > 0)
-        return "lock " + Hex(event.addr) + " held by " + std::to_string(lock->second.readers) +
-               " reader(s)";
-      return "";
+      if (lock == locks_.end()) break;
+      // Held by the thread itself: a recursive mutex taken again (never stuck there), or a
+      // self-deadlock on a plain one, which a stuck report must name.
+      const bool held_by_writer = lock->second.writer != kNoThread;
+      const bool held_by_readers = event.kind == EventKind::kLock && lock->second.readers > 0;
+      if (!held_by_writer && !held_by_readers) break;
+      target.object =
+          event.kind == EventKind::kLock ? WaitTarget::Object::kLock : WaitTarget::Object::kReadLock;
+      target.address = event.addr;
+      if (held_by_writer) {
+        target.holder = lock->second.writer;
+        target.holder_pc = lock->second.writer_pc;
+      }
+      target.readers = lock->second.readers;
+      break;
     }
     case EventKind::kWait: {
       auto cond = conds_.find(event.addr);
-      if (cond != conds_.end() && cond->second.released.count(thread) != 0) return "";
-      return "a notify of condition " + Hex(event.addr);
+      if (cond != conds_.end() && cond->second.released.count(thread) != 0) break;
+      target.object = WaitTarget::Object::kCondition;
+      target.address = event.addr;
+      break;
     }
     default:
-      return "";
+      break;
   }
+  return target;
+}
+
+std::string SyncModel::DescribeWait(LogicalThread thread, const EventView& event) const {
+  const WaitTarget target = Target(thread, event);
+  switch (target.object) {
+    case WaitTarget::Object::kNone:
+      return "";
+    case WaitTarget::Object::kCondition:
+      return "a notify of condition " + Hex(target.address);
+    case WaitTarget::Object::kLock:
+    case WaitTarget::Object::kReadLock:
+      if (target.holder != kNoThread && target.holder != thread)
+        return "lock " + Hex(target.address) + " held by T" + std::to_string(target.holder);
+      // Its own lock (Ready lets a thread take its own lock again) waits only for readers.
+      if (event.kind != EventKind::kLock || target.readers == 0) return "";
+      return "lock " + Hex(target.address) + " held by " + std::to_string(target.readers) +
+             " reader(s)";
+  }
+  return "";
 }
 
 }  // namespace pecan::replay

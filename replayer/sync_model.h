@@ -23,12 +23,20 @@ class SyncModel {
   bool Ready(LogicalThread thread, const EventView& event);
   // The lock `thread` waits for, or the condition it waits on ("" when ready), for messages.
   std::string DescribeWait(LogicalThread thread, const EventView& event) const;
+  // The same as data: the lock and its holder, or the condition (Object::kNone when free).
+  // Unlike Ready and DescribeWait, a lock the thread holds itself counts as held (by it).
+  WaitTarget Target(LogicalThread thread, const EventView& event) const;
+  // Whether `thread`, in a wait at `barrier`, is released: every party of its round arrived,
+  // and the one that arrived last is not `holder` (which passes the turn on its way into the
+  // real call: until it makes the call, nobody returns).
+  bool BarrierReleased(LogicalThread thread, uint64_t barrier, LogicalThread holder) const;
   // `thread` executes `event` now.
   void Executed(LogicalThread thread, const EventView& event);
 
  private:
   struct LockState {
     LogicalThread writer = kNoThread;
+    uint64_t writer_pc = 0;  // where the writer took it
     uint32_t readers = 0;
   };
   struct CondState {
@@ -41,6 +49,13 @@ class SyncModel {
   std::unordered_map<uint64_t, LockState> locks_;
   std::unordered_map<uint64_t, CondState> conds_;
   std::unordered_map<LogicalThread, uint64_t> waits_on_;  // registered waiters' conditions
+  struct BarrierState {
+    uint64_t arrivals = 0;  // every BARRIER_ARRIVE so far
+    uint32_t parties = 0;
+    LogicalThread completer = kNoThread;  // the last arrival of the latest complete round
+  };
+  std::unordered_map<uint64_t, BarrierState> barriers_;
+  std::unordered_map<LogicalThread, uint64_t> arrival_of_;  // a thread's last arrival number
 };
 
 }  // namespace pecan::replay

@@ -21,6 +21,22 @@ struct alignas(64) ThreadSlot {
   // the turn holder, while the flag is set (and the thread therefore not the holder).
   EventView pending;
   std::atomic<bool> waiting_at_event{false};
+  // Set when the thread was let into a blocking call (lock, rwlock) with the turn and has not
+  // reported its event yet: the call's effect (a lock taken) exists, the event does not, so
+  // the turn must not move on before it does (see Scheduler::HandOverFromIdleHolder).
+  std::atomic<bool> owes_event{false};
+  // A reserved child whose parent has not executed its FORK yet: the child cannot begin
+  // before the FORK, so Scheduler::Settle must not wait for it (see Scheduler::ChildForked).
+  std::atomic<bool> awaiting_fork{false};
+  // The blocking call the thread is inside (from AcquireTurnFor or BeginBlocking to
+  // EndBlocking), for the report of a stuck run. Written by the thread before it sets the flag.
+  EventView call;
+  std::atomic<bool> in_call{false};
+  // The recorder's serial number of the thread (a JOIN names the joined thread by it).
+  std::atomic<uint32_t> serial{kNoSerial};
+  // Its THREAD_END has run: a join of it returns as soon as the thread is gone.
+  std::atomic<bool> ended{false};
+  static constexpr uint32_t kNoSerial = UINT32_MAX;
 };
 
 }  // namespace pecan::replay

@@ -168,6 +168,7 @@ std::vector<Entry> RunThreads(SchedulePolicy& policy, int children,
     for (int c = 1; c <= children; ++c) {
       run(0, K::kFork, 1 + c, 0);
       const LogicalThread id = s.ReserveChild();
+      s.ChildForked(id);  // its FORK has run
       threads.emplace_back([&, c, id] {
         s.AttachThread(id);
         run(c, K::kThreadBegin, c * 100, 0);
@@ -179,7 +180,7 @@ std::vector<Entry> RunThreads(SchedulePolicy& policy, int children,
         s.DetachThread();
       });
     }
-    s.BeginBlocking();  // joins: the children run meanwhile
+    s.BeginBlocking({EventKind::kJoin, 0, 0, 0});  // joins: the children run meanwhile
     for (auto& t : threads) t.join();
     s.EndBlocking();
     s.DetachThread();

@@ -32,6 +32,7 @@ void Run(ScheduledRun& run, const std::vector<uint64_t>& reads) {
     s.AttachMainThread();
     s.OnEvent(Ev(K::kFork, 1));
     LogicalThread id = s.ReserveChild();
+    s.ChildForked(id);  // its FORK has run
     std::thread child([&, id] {
       s.AttachThread(id);
       for (uint64_t addr : reads) s.OnEvent(Ev(K::kRead, 10, addr));

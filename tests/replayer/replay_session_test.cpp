@@ -38,6 +38,7 @@ void RunRace(ReplaySession& session, uint64_t read_address) {
     s.AttachMainThread();
     s.OnEvent(Ev(K::kFork, 1));
     LogicalThread id = s.ReserveChild();
+    s.ChildForked(id);  // its FORK has run
     std::thread child([&, id] {
       s.AttachThread(id);
       s.OnEvent(Ev(K::kWrite, 10, 0x5000));

@@ -58,6 +58,7 @@ TEST_CASE("threads execute their events in the clip's interleaving", "[replayer]
       for (int child = 1; child <= 2; ++child) {
         Do(s, log, 0, K::kFork, 1 + child);
         LogicalThread id = s.ReserveChild();
+        s.ChildForked(id);  // its FORK has run
         children.emplace_back([&s, &log, id, child] {
           s.AttachThread(id);
           const uint64_t base = child * 10 + 10;
@@ -99,6 +100,7 @@ TEST_CASE("the turn passes only when the holder reaches its next event", "[repla
       s.AttachMainThread();
       s.OnEvent(Ev(K::kFork, 1));
       LogicalThread id = s.ReserveChild();
+      s.ChildForked(id);  // its FORK has run
       std::thread child([&, id] {
         s.AttachThread(id);
         s.OnEvent(Ev(K::kThreadBegin, 10));
@@ -132,6 +134,7 @@ TEST_CASE("a thread threads are recognized by creation path, not creation order 
     for (int child = 0; child < 2; ++child) {
       Do(s, log, 0, K::kFork, 1 + child);
       LogicalThread id = s.ReserveChild();
+      s.ChildForked(id);  // its FORK has run
       // The first-created child runs pc 10 and must be clip thread 2.
       children.emplace_back([&s, &log, id, child] {
         s.AttachThread(id);
@@ -155,6 +158,7 @@ TEST_CASE("an event that differs from the step stops the run as divergence",
     s.AttachMainThread();
     s.OnEvent(Ev(K::kFork, 1));
     LogicalThread id = s.ReserveChild();
+    s.ChildForked(id);  // its FORK has run
     std::thread child([&, id] {
       s.AttachThread(id);
       s.OnEvent(Ev(K::kRead, 10));
@@ -186,6 +190,7 @@ TEST_CASE("a lock order the program cannot run is detected as a deadlock",
     s.AttachMainThread();
     s.OnEvent(Ev(K::kFork, 1));
     LogicalThread id = s.ReserveChild();
+    s.ChildForked(id);  // its FORK has run
     std::thread child([&, id] {
       s.AttachThread(id);
       s.AcquireTurnFor(Ev(K::kLock, 10));
@@ -225,6 +230,7 @@ TEST_CASE("a holder asleep in uninstrumented code loses the turn after the grace
     s.AttachMainThread();
     s.OnEvent(Ev(K::kFork, 1));
     LogicalThread id = s.ReserveChild();
+    s.ChildForked(id);  // its FORK has run
     std::atomic<bool> main_woke{false};
     std::thread child([&, id] {
       s.AttachThread(id);
@@ -256,6 +262,7 @@ TEST_CASE("a holder computing in uninstrumented code keeps the turn", "[replayer
     s.AttachMainThread();
     s.OnEvent(Ev(K::kFork, 1));
     LogicalThread id = s.ReserveChild();
+    s.ChildForked(id);  // its FORK has run
     std::thread child([&, id] {
       s.AttachThread(id);
       s.OnEvent(Ev(K::kRead, 10));
@@ -314,7 +321,7 @@ TEST_CASE("barrier waits hand the turn on before blocking", "[replayer][schedule
     std::barrier<> barrier(3);
     auto arrive_and_depart = [&](int thread, uint64_t pc) {
       Do(s, log, thread, K::kBarrierArrive, pc);
-      s.BeginBlocking();
+      s.BeginBlocking({EventKind::kJoin, 0, 0, 0});
       barrier.arrive_and_wait();
       s.EndBlocking();
       Do(s, log, thread, K::kBarrierDepart, pc + 1);
@@ -325,6 +332,7 @@ TEST_CASE("barrier waits hand the turn on before blocking", "[replayer][schedule
       for (int child = 1; child <= 2; ++child) {
         Do(s, log, 0, K::kFork, child);
         LogicalThread id = s.ReserveChild();
+        s.ChildForked(id);  // its FORK has run
         children.emplace_back([&, id, child] {
           s.AttachThread(id);
           arrive_and_depart(child, child * 10 + 10);
@@ -350,6 +358,7 @@ TEST_CASE("the anomaly counts only when its events touch one location", "[replay
       s.AttachMainThread();
       s.OnEvent(Ev(K::kFork, 1));
       LogicalThread id = s.ReserveChild();
+      s.ChildForked(id);  // its FORK has run
       std::thread child([&, id] {
         s.AttachThread(id);
         s.OnEvent(Ev(K::kWrite, 10, 0x7000));
@@ -387,6 +396,7 @@ TEST_CASE("threads the clip does not schedule wait until it ends, then run freel
     for (int child = 0; child < 3; ++child) {
       s.OnEvent(Ev(K::kFork, 1 + child));
       LogicalThread id = s.ReserveChild();
+      s.ChildForked(id);  // its FORK has run
       children.emplace_back([&, id, child] {
         s.AttachThread(id);
         if (child == 0) {
@@ -416,6 +426,7 @@ TEST_CASE("a thread that ends while the schedule expects its steps stops the run
     s.AttachMainThread();
     s.OnEvent(Ev(K::kFork, 1));
     LogicalThread id = s.ReserveChild();
+    s.ChildForked(id);  // its FORK has run
     std::thread child([&, id] {
       s.AttachThread(id);
       s.OnEvent(Ev(K::kRead, 10));
@@ -489,6 +500,7 @@ TEST_CASE("a race forms when the first access runs with the second one's thread 
       s.AttachMainThread();
       s.OnEvent(Ev(K::kFork, 1));
       LogicalThread id = s.ReserveChild();
+      s.ChildForked(id);  // its FORK has run
       std::thread child([&, id] {
         s.AttachThread(id);
         s.OnEvent(Ev(K::kWrite, 10, 0x7000));
@@ -517,6 +529,7 @@ TEST_CASE("a thread positioned for the race's last access that shows another eve
     s.AttachMainThread();
     s.OnEvent(Ev(K::kFork, 1));
     LogicalThread id = s.ReserveChild();
+    s.ChildForked(id);  // its FORK has run
     std::thread child([&, id] {
       s.AttachThread(id);
       s.OnEvent(Ev(K::kRead, 99, 0x7000));  // took another branch

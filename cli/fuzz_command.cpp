@@ -1,0 +1,310 @@
+// `pecan fuzz`: controlled exploration. Each run is a replay of the program's first event whose
+// continuation is a seeded strategy (random or PCT): one thread at a time, the next chosen among
+// those ready, so a run is a function of its seed, and a failing run leaves the clip of what it
+// executed, which fails the same way on every replay.
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <memory>
+#include <regex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cli/command.h"
+#include "cli/program_file.h"
+#include "cli/program_lookup.h"
+#include "cli/workflow_job_runner.h"
+#include "cli/workflow_output_directory.h"
+#include "cli/workflow_progress_warnings.h"
+#include "cli/workflow_replay_runner.h"
+#include "proto/clip.pb.h"
+#include "trace_format/clip_file.h"
+#include "trace_format/error.h"
+#include "trace_format/event_kind.h"
+#include "trace_format/output_file.h"
+
+namespace pecan::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct FuzzOptions {
+  std::string strategy = "random";
+  size_t runs = 100;
+  uint64_t seed = 0;
+  uint32_t depth = 3;
+  uint64_t steps = 0;  // PCT's k; 0: measured by one random run
+  double timeout = 10;
+  size_t jobs = 2;
+  int expect_exit = 0;
+  std::string output = "pecan-fuzz";
+  std::vector<std::string> command;
+};
+
+const std::vector<std::string> kFuzzFiles = {"fuzz.json", "start.clip", "failures/", "runs/"};
+
+// The clip every run starts from: the main thread's first event (THREAD_BEGIN at no site), of
+// this very executable; everything after it is the strategy's.
+proto::Clip StartClip(const std::string& program, const std::vector<std::string>& command) {
+  const ProgramFile facts = InspectProgramFile(program);
+  proto::Clip clip;
+  clip.set_program(fs::canonical(program).string());
+  for (size_t i = 1; i < command.size(); ++i) clip.add_args(command[i]);
+  proto::Module* module = clip.add_modules();
+  module->set_id(1);
+  module->set_path(clip.program());
+  module->set_build_id(facts.build_id);
+  proto::ThreadInfo* main_thread = clip.add_threads();
+  main_thread->set_id(0);
+  main_thread->set_name("T0");
+  proto::Site* site = clip.add_sites();
+  site->set_id(0);
+  site->set_module(0);
+  site->set_offset(0);
+  clip.add_run_thread(0);
+  clip.add_run_length(1);
+  clip.add_step_kind(static_cast<uint32_t>(EventKind::kThreadBegin));
+  clip.add_step_site(0);
+  clip.add_step_origin(0);
+  clip.mutable_finding()->set_id("fuzz");
+  clip.mutable_finding()->set_pattern("fuzz");
+  clip.set_generator("fuzz start");
+  clip.mutable_settings()->set_func_events(true);
+  return clip;
+}
+
+// A failure's message without the addresses that move with address randomization, so the same
+// failure in two runs is one.
+std::string FailureKey(const SummaryVerdict& verdict) {
+  static const std::regex address("0x[0-9a-f]+");
+  return verdict.failure + "|" + std::regex_replace(verdict.failure_message, address, "0x?");
+}
+
+struct RunResult {
+  uint64_t seed = 0;
+  SummaryVerdict verdict;
+  bool failed() const { return !verdict.failure.empty(); }
+  bool error() const { return verdict.outcome == "error" || verdict.outcome == "infeasible"; }
+};
+
+SummaryVerdict RunOnce(const FuzzOptions& options, const std::string& strategy, uint64_t seed,
+                       uint64_t steps, const std::string& start_clip, const std::string& log,
+                       const std::string& failure_clip) {
+  ReplayRunSettings settings;
+  settings.timeout_seconds = options.timeout;
+  settings.expect_exit = options.expect_exit;
+  settings.extra_arguments = {"--strategy", strategy, "--seed", std::to_string(seed), "-q"};
+  if (strategy == "pct") {
+    settings.extra_arguments.insert(settings.extra_arguments.end(),
+                                    {"--depth", std::to_string(options.depth), "--steps",
+                                     std::to_string(std::max<uint64_t>(steps, 1))});
+  }
+  return ReplayClip(start_clip, options.command, settings, log, failure_clip);
+}
+
+int RunFuzz(FuzzOptions options) {
+  if (!options.command.empty() && options.command.front() == "--")
+    options.command.erase(options.command.begin());
+  if (options.command.empty())
+    throw PecanError("fuzz: no program given (pecan fuzz -- PROGRAM [ARGS...])");
+  const std::string program = RequireExecutable(options.command.front(), "fuzz: ");
+  if (const ProgramFile facts = InspectProgramFile(program);
+      facts.is_elf && !facts.loads_runtime && !RuntimePreloaded()) {
+    throw PecanError("fuzz: " + options.command.front() + " does not load " + kRuntimeLibrary +
+                     ": build it with pecan-cc / pecan-c++ or pecan_instrument()");
+  }
+  OutputDirectory output(options.output, "fuzz", kFuzzFiles);
+  const std::string start_clip = output.Claim("start.clip");
+  WriteClipFile(start_clip, StartClip(program, options.command));
+
+  // PCT draws its change points over the run's length k: one random run measures it (the
+  // same for every run, so each run stays a function of its seed).
+  uint64_t steps = options.steps;
+  if (options.strategy == "pct" && steps == 0) {
+    const SummaryVerdict probe = RunOnce(options, "random", options.seed, 0, start_clip,
+                                         output.Claim("runs/length-probe.log"),
+                                         output.Claim("failures/length-probe.clip"));
+    if (probe.outcome == "error")
+      throw PecanError("fuzz: the program cannot run under pecan's scheduler: " + probe.reason);
+    steps = std::max<uint64_t>(probe.events, 1);
+    std::cout << "pecan fuzz: runs are about " << steps << " events long (PCT's k)\n";
+  }
+
+  std::vector<RunResult> results(options.runs);
+  {
+    ProgressWithWarnings progress("pecan fuzz: " + std::to_string(options.runs) + " " +
+                                      options.strategy + " runs",
+                                  options.runs);
+    size_t done = 0;
+    RunJobs(
+        options.runs, options.jobs,
+        [&](size_t n) {
+          RunResult& result = results[n];
+          result.seed = options.seed + n;
+          const std::string name = "run-" + std::to_string(result.seed);
+          const std::string log = output.Claim("runs/" + name + ".log");
+          result.verdict = RunOnce(options, options.strategy, result.seed, steps, start_clip, log,
+                                   output.Claim("failures/" + name + ".clip"));
+          // A passing run's output is not worth keeping.
+          if (!result.failed() && !result.error()) fs::remove(log);
+        },
+        [&](size_t) { progress.Update(++done); });
+  }
+
+  // Distinct failures, by kind and message, in the order of their first seed.
+  struct Distinct {
+    const RunResult* first = nullptr;
+    std::vector<uint64_t> seeds;
+  };
+  std::vector<std::string> order;
+  std::map<std::string, Distinct> distinct;
+  size_t failed = 0, errors = 0;
+  nlohmann::json runs = nlohmann::json::array();
+  for (const RunResult& result : results) {
+    nlohmann::json run{{"seed", result.seed},
+                       {"outcome", result.error()    ? "error"
+                                   : result.failed() ? "failed"
+                                                     : "passed"},
+                       {"events", result.verdict.events},
+                       {"seconds", result.verdict.seconds}};
+    if (result.failed()) {
+      ++failed;
+      run["failure"] = {{"kind", result.verdict.failure},
+                        {"message", result.verdict.failure_message}};
+      run["clip"] = result.verdict.failure_clip;
+      const std::string key = FailureKey(result.verdict);
+      auto [entry, inserted] = distinct.try_emplace(key);
+      if (inserted) {
+        entry->second.first = &result;
+        order.push_back(key);
+      }
+      entry->second.seeds.push_back(result.seed);
+    } else if (result.error()) {
+      ++errors;
+      run["error"] = result.verdict.reason;
+    }
+    runs.push_back(std::move(run));
+  }
+  nlohmann::json failures = nlohmann::json::array();
+  for (const std::string& key : order) {
+    const Distinct& d = distinct[key];
+    failures.push_back({{"kind", d.first->verdict.failure},
+                        {"message", d.first->verdict.failure_message},
+                        {"count", d.seeds.size()},
+                        {"seeds", d.seeds},
+                        {"clip", d.first->verdict.failure_clip},
+                        {"replay_command",
+                         ReplayCommandLine(d.first->verdict.failure_clip, options.command)}});
+  }
+  nlohmann::json summary{
+      {"tool", "pecan fuzz"},
+      {"program", options.command.front()},
+      {"arguments", std::vector<std::string>(options.command.begin() + 1, options.command.end())},
+      {"strategy", options.strategy},
+      {"seed", options.seed},
+      {"timeout", options.timeout},
+      {"expect_exit", options.expect_exit},
+      {"counts",
+       {{"runs", options.runs},
+        {"failed", failed},
+        {"passed", options.runs - failed - errors},
+        {"errors", errors},
+        {"distinct_failures", order.size()}}},
+      {"failures", std::move(failures)},
+      {"runs", std::move(runs)}};
+  if (options.strategy == "pct") {
+    summary["depth"] = options.depth;
+    summary["steps"] = steps;
+  }
+  WriteOutputFile(output.Claim("fuzz.json"),
+                  summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+
+  std::cout << "pecan fuzz: " << options.runs << " " << options.strategy << " runs of "
+            << options.command.front() << ": " << failed << " failed";
+  if (errors > 0) std::cout << ", " << errors << " could not run";
+  std::cout << "\n";
+  size_t number = 0;
+  for (const std::string& key : order) {
+    const Distinct& d = distinct[key];
+    std::cout << "\n" << ++number << ". " << d.first->verdict.failure << " in " << d.seeds.size()
+              << " of " << options.runs << " runs (first: seed " << d.seeds.front() << ")\n"
+              << "   " << d.first->verdict.failure_message << "\n"
+              << "   reproduce: " << ReplayCommandLine(d.first->verdict.failure_clip, options.command)
+              << "\n";
+  }
+  if (errors > 0) {
+    for (const RunResult& result : results)
+      if (result.error()) {
+        std::cout << "\nrun " << result.seed << " could not run: " << result.verdict.reason << "\n";
+        break;
+      }
+  }
+  std::cout << "\nDetails: " << options.output << "/fuzz.json; failure clips in "
+            << options.output << "/failures/\n";
+  if (failed > 0) return 1;
+  return errors > 0 ? 2 : 0;
+}
+
+std::function<int()> SetupFuzz(CLI::App& app) {
+  auto options = std::make_shared<FuzzOptions>();
+  app.add_option("--strategy", options->strategy,
+                 "random (default): at every event a uniformly random thread among those that "
+                 "can run; pct: PCT's priorities with --depth change points")
+      ->check(CLI::IsMember({"random", "pct"}));
+  app.add_option("--runs", options->runs, "How many runs (default 100)")
+      ->check(CLI::Range(size_t{1}, size_t{10000000}));
+  app.add_option("--seed", options->seed,
+                 "The first run's seed (default 0); run i uses seed S+i, so --seed S --runs 1 "
+                 "repeats run S");
+  app.add_option("--depth", options->depth, "PCT's bug depth d (default 3)")
+      ->check(CLI::Range(1u, 64u));
+  app.add_option("--steps", options->steps,
+                 "PCT's k, the run length its change points are drawn over (default: measured "
+                 "by one random run)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--timeout", options->timeout,
+                 "Seconds each run may take (default 10); a run that takes longer fails as a hang")
+      ->check(CLI::PositiveNumber);
+  app.add_option("-j,--jobs", options->jobs, "Runs at the same time (default 2)")
+      ->check(CLI::Range(size_t{1}, size_t{256}));
+  app.add_option("--expect-exit", options->expect_exit,
+                 "The program's normal exit status (default 0); any other is a failure")
+      ->check(CLI::Range(0, 255));
+  app.add_option("-o,--output", options->output,
+                 "Directory for fuzz.json, failures/ (the clip of each failing run) and runs/ "
+                 "(the output of failing runs); default ./pecan-fuzz")
+      ->type_name("DIR");
+  app.add_option("command", options->command, "The program and its arguments, after --")
+      ->required()
+      ->type_name("PROGRAM [ARGS...]");
+  app.positionals_at_end();
+  app.footer(
+      "Each run starts the program under pecan's scheduler: one thread runs at a time, switching\n"
+      "only at instrumented events and synchronization, and the next thread is chosen by the\n"
+      "strategy among those that can run (a thread waiting for a held lock or for a notify\n"
+      "cannot). A run is a function of its seed. Failures: an assertion, a crash, an exit status\n"
+      "other than --expect-exit, a deadlock (every thread waits: the message says who waits for\n"
+      "what) or a hang (the run did not end within --timeout). Each failing run's schedule is\n"
+      "written to failures/run-SEED.clip: `pecan replay CLIP -- PROGRAM ARGS` fails the same way\n"
+      "every time (--gdb to debug it).\n"
+      "\n"
+      "PCT (Burckhardt et al., ASPLOS 2010): random distinct thread priorities, d-1 priority\n"
+      "change points over the run's k events, always the highest-priority thread that can run.\n"
+      "A bug of depth d in a program of n threads is found by one run with probability at least\n"
+      "1/(n k^(d-1)). A thread that runs 10,000 events in a row while another could run is taken\n"
+      "to spin and drops to the lowest priority.\n"
+      "\n"
+      "Exit status: 1 when a run failed, 0 when none did, 2 on errors.");
+  return [options] { return RunFuzz(*options); };
+}
+
+}  // namespace
+
+PECAN_COMMAND("fuzz",
+              "Run a program many times under seeded schedules (random or PCT); every failure "
+              "comes with a clip that reproduces it",
+              55, SetupFuzz);
+
+}  // namespace pecan::cli

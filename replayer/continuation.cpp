@@ -1,0 +1,23 @@
+// MakeContinuation: the strategy a replay continues with.
+#include "replayer/continuation.h"
+
+#include "replayer/pct_continuation.h"
+#include "replayer/seeded_tail.h"
+
+namespace pecan::replay {
+
+std::unique_ptr<Continuation> MakeContinuation(SyncModel& model,
+                                               const ContinuationSettings& settings) {
+  switch (settings.strategy) {
+    case ContinuationSettings::Strategy::kPct:
+      return std::make_unique<PctContinuation>(model, settings.seed, settings.pct_depth,
+                                               settings.pct_steps);
+    case ContinuationSettings::Strategy::kRandom:
+      return std::make_unique<SeededTail>(model, settings.seed, /*slices=*/false);
+    case ContinuationSettings::Strategy::kSeeded:
+      break;
+  }
+  return std::make_unique<SeededTail>(model, settings.seed);
+}
+
+}  // namespace pecan::replay
