@@ -4,15 +4,14 @@
 // executed, which fails the same way on every replay.
 #include <filesystem>
 #include <iostream>
-#include <map>
 #include <memory>
-#include <regex>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "cli/command.h"
+#include "cli/fuzz_report.h"
 #include "cli/program_file.h"
 #include "cli/program_lookup.h"
 #include "cli/workflow_job_runner.h"
@@ -40,10 +39,13 @@ struct FuzzOptions {
   size_t jobs = 2;
   int expect_exit = 0;
   std::string output = "pecan-fuzz";
+  bool keep_traces = false;
+  std::string source_root;  // for SARIF; empty: the working directory
   std::vector<std::string> command;
 };
 
-const std::vector<std::string> kFuzzFiles = {"fuzz.json", "start.clip", "failures/", "runs/"};
+const std::vector<std::string> kFuzzFiles = {"fuzz.json", "fuzz.sarif", "start.clip",
+                                             "failures/", "runs/", "traces/"};
 
 // The clip every run starts from: the main thread's first event (THREAD_BEGIN at no site), of
 // this very executable; everything after it is the strategy's.
@@ -75,27 +77,14 @@ proto::Clip StartClip(const std::string& program, const std::vector<std::string>
   return clip;
 }
 
-// A failure's message without the addresses that move with address randomization, so the same
-// failure in two runs is one.
-std::string FailureKey(const SummaryVerdict& verdict) {
-  static const std::regex address("0x[0-9a-f]+");
-  return verdict.failure + "|" + std::regex_replace(verdict.failure_message, address, "0x?");
-}
-
-struct RunResult {
-  uint64_t seed = 0;
-  SummaryVerdict verdict;
-  bool failed() const { return !verdict.failure.empty(); }
-  bool error() const { return verdict.outcome == "error" || verdict.outcome == "infeasible"; }
-};
-
 SummaryVerdict RunOnce(const FuzzOptions& options, const std::string& strategy, uint64_t seed,
                        uint64_t steps, const std::string& start_clip, const std::string& log,
-                       const std::string& failure_clip) {
+                       const std::string& failure_clip, const std::string& trace = "") {
   ReplayRunSettings settings;
   settings.timeout_seconds = options.timeout;
   settings.expect_exit = options.expect_exit;
   settings.extra_arguments = {"--strategy", strategy, "--seed", std::to_string(seed), "-q"};
+  if (!trace.empty()) settings.extra_arguments.insert(settings.extra_arguments.end(), {"--trace", trace});
   if (strategy == "pct") {
     settings.extra_arguments.insert(settings.extra_arguments.end(),
                                     {"--depth", std::to_string(options.depth), "--steps",
@@ -119,11 +108,11 @@ int RunFuzz(FuzzOptions options) {
   const std::string start_clip = output.Claim("start.clip");
   WriteClipFile(start_clip, StartClip(program, options.command));
 
-  // PCT draws its change points over the run's length k: one random run measures it (the
-  // same for every run, so each run stays a function of its seed).
+  // PCT draws its change points over the run's length k: one random run of seed 0 measures it,
+  // whatever --seed is, so `--seed S --runs 1` repeats run S of any earlier fuzz.
   uint64_t steps = options.steps;
   if (options.strategy == "pct" && steps == 0) {
-    const SummaryVerdict probe = RunOnce(options, "random", options.seed, 0, start_clip,
+    const SummaryVerdict probe = RunOnce(options, "random", 0, 0, start_clip,
                                          output.Claim("runs/length-probe.log"),
                                          output.Claim("failures/length-probe.clip"));
     if (probe.outcome == "error")
@@ -132,7 +121,7 @@ int RunFuzz(FuzzOptions options) {
     std::cout << "pecan fuzz: runs are about " << steps << " events long (PCT's k)\n";
   }
 
-  std::vector<RunResult> results(options.runs);
+  std::vector<FuzzRun> runs(options.runs);
   {
     ProgressWithWarnings progress("pecan fuzz: " + std::to_string(options.runs) + " " +
                                       options.strategy + " runs",
@@ -141,110 +130,40 @@ int RunFuzz(FuzzOptions options) {
     RunJobs(
         options.runs, options.jobs,
         [&](size_t n) {
-          RunResult& result = results[n];
-          result.seed = options.seed + n;
-          const std::string name = "run-" + std::to_string(result.seed);
+          FuzzRun& run = runs[n];
+          run.seed = options.seed + n;
+          const std::string name = "run-" + std::to_string(run.seed);
           const std::string log = output.Claim("runs/" + name + ".log");
-          result.verdict = RunOnce(options, options.strategy, result.seed, steps, start_clip, log,
-                                   output.Claim("failures/" + name + ".clip"));
+          if (options.keep_traces) run.trace = output.Claim("traces/" + name + ".pecan");
+          run.verdict = RunOnce(options, options.strategy, run.seed, steps, start_clip, log,
+                                output.Claim("failures/" + name + ".clip"), run.trace);
           // A passing run's output is not worth keeping.
-          if (!result.failed() && !result.error()) fs::remove(log);
+          if (!run.failed() && !run.error()) fs::remove(log);
+          if (!run.trace.empty() && !fs::exists(run.trace)) run.trace.clear();
         },
         [&](size_t) { progress.Update(++done); });
   }
 
-  // Distinct failures, by kind and message, in the order of their first seed.
-  struct Distinct {
-    const RunResult* first = nullptr;
-    std::vector<uint64_t> seeds;
-  };
-  std::vector<std::string> order;
-  std::map<std::string, Distinct> distinct;
-  size_t failed = 0, errors = 0;
-  nlohmann::json runs = nlohmann::json::array();
-  for (const RunResult& result : results) {
-    nlohmann::json run{{"seed", result.seed},
-                       {"outcome", result.error()    ? "error"
-                                   : result.failed() ? "failed"
-                                                     : "passed"},
-                       {"events", result.verdict.events},
-                       {"seconds", result.verdict.seconds}};
-    if (result.failed()) {
-      ++failed;
-      run["failure"] = {{"kind", result.verdict.failure},
-                        {"message", result.verdict.failure_message}};
-      run["clip"] = result.verdict.failure_clip;
-      const std::string key = FailureKey(result.verdict);
-      auto [entry, inserted] = distinct.try_emplace(key);
-      if (inserted) {
-        entry->second.first = &result;
-        order.push_back(key);
-      }
-      entry->second.seeds.push_back(result.seed);
-    } else if (result.error()) {
-      ++errors;
-      run["error"] = result.verdict.reason;
-    }
-    runs.push_back(std::move(run));
-  }
-  nlohmann::json failures = nlohmann::json::array();
-  for (const std::string& key : order) {
-    const Distinct& d = distinct[key];
-    failures.push_back({{"kind", d.first->verdict.failure},
-                        {"message", d.first->verdict.failure_message},
-                        {"count", d.seeds.size()},
-                        {"seeds", d.seeds},
-                        {"clip", d.first->verdict.failure_clip},
-                        {"replay_command",
-                         ReplayCommandLine(d.first->verdict.failure_clip, options.command)}});
-  }
-  nlohmann::json summary{
-      {"tool", "pecan fuzz"},
-      {"program", options.command.front()},
-      {"arguments", std::vector<std::string>(options.command.begin() + 1, options.command.end())},
-      {"strategy", options.strategy},
-      {"seed", options.seed},
-      {"timeout", options.timeout},
-      {"expect_exit", options.expect_exit},
-      {"counts",
-       {{"runs", options.runs},
-        {"failed", failed},
-        {"passed", options.runs - failed - errors},
-        {"errors", errors},
-        {"distinct_failures", order.size()}}},
-      {"failures", std::move(failures)},
-      {"runs", std::move(runs)}};
+  const std::vector<FuzzFailure> failures = DistinctFuzzFailures(runs);
+  nlohmann::json settings{{"strategy", options.strategy},
+                          {"seed", options.seed},
+                          {"timeout", options.timeout},
+                          {"expect_exit", options.expect_exit}};
   if (options.strategy == "pct") {
-    summary["depth"] = options.depth;
-    summary["steps"] = steps;
+    settings["depth"] = options.depth;
+    settings["steps"] = steps;
   }
+  const nlohmann::json summary = FuzzJson(std::move(settings), runs, failures, options.command);
   WriteOutputFile(output.Claim("fuzz.json"),
                   summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-
-  std::cout << "pecan fuzz: " << options.runs << " " << options.strategy << " runs of "
-            << options.command.front() << ": " << failed << " failed";
-  if (errors > 0) std::cout << ", " << errors << " could not run";
-  std::cout << "\n";
-  size_t number = 0;
-  for (const std::string& key : order) {
-    const Distinct& d = distinct[key];
-    std::cout << "\n" << ++number << ". " << d.first->verdict.failure << " in " << d.seeds.size()
-              << " of " << options.runs << " runs (first: seed " << d.seeds.front() << ")\n"
-              << "   " << d.first->verdict.failure_message << "\n"
-              << "   reproduce: " << ReplayCommandLine(d.first->verdict.failure_clip, options.command)
-              << "\n";
-  }
-  if (errors > 0) {
-    for (const RunResult& result : results)
-      if (result.error()) {
-        std::cout << "\nrun " << result.seed << " could not run: " << result.verdict.reason << "\n";
-        break;
-      }
-  }
-  std::cout << "\nDetails: " << options.output << "/fuzz.json; failure clips in "
-            << options.output << "/failures/\n";
-  if (failed > 0) return 1;
-  return errors > 0 ? 2 : 0;
+  WriteOutputFile(output.Claim("fuzz.sarif"),
+                  FuzzSarif(failures, runs.size(), options.command,
+                            ResolveSourceRoot(options.source_root))
+                          .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+                      "\n");
+  PrintFuzzSummary(std::cout, options.strategy, runs, failures, options.command, options.output);
+  if (!failures.empty()) return 1;
+  return summary["counts"]["errors"].get<size_t>() > 0 ? 2 : 0;
 }
 
 std::function<int()> SetupFuzz(CLI::App& app) {
@@ -275,6 +194,13 @@ std::function<int()> SetupFuzz(CLI::App& app) {
   app.add_option("-o,--output", options->output,
                  "Directory for fuzz.json, failures/ (the clip of each failing run) and runs/ "
                  "(the output of failing runs); default ./pecan-fuzz")
+      ->type_name("DIR");
+  app.add_flag("--keep-traces", options->keep_traces,
+               "Record every run into traces/run-SEED.pecan, for pecan analyze, clips or triage "
+               "(prediction from fuzzed runs)");
+  app.add_option("--source-root", options->source_root,
+                 "Directory that source paths in fuzz.sarif are relative to (default: the "
+                 "working directory)")
       ->type_name("DIR");
   app.add_option("command", options->command, "The program and its arguments, after --")
       ->required()

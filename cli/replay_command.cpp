@@ -27,8 +27,9 @@
 namespace pecan::cli {
 namespace {
 
-// The parent's bound is the runtime's plus this, so the runtime normally reports first.
-constexpr double kParentBoundMarginSeconds = 2.0;
+// The parent's bound is the runtime's plus this, so the runtime normally reports first (a run
+// stopped as stuck first runs freely for 2 s to confirm it: ReplaySession::kStuckConfirmation).
+constexpr double kParentBoundMarginSeconds = 5.0;
 
 constexpr const char* kReplayFooter = R"(What replay needs from you:
   Run the SAME program binary with the SAME arguments (and inputs) as the recorded run: the clip
@@ -90,6 +91,7 @@ struct ReplayCliOptions {
   int expect_exit = 0;
   std::string before_each;
   std::string failure_clip;
+  std::string trace;  // --trace: record the replayed run here
   std::vector<std::string> command;
 };
 
@@ -176,6 +178,8 @@ int Replay(ReplayCliOptions options) {
   environment["PECAN_PCT_DEPTH"] = std::to_string(options.depth);
   if (options.steps != 0) environment["PECAN_PCT_STEPS"] = std::to_string(options.steps);
   environment["PECAN_EXPECT_EXIT"] = std::to_string(options.expect_exit);
+  if (!options.trace.empty())
+    environment["PECAN_TRACE"] = std::filesystem::absolute(options.trace).string();
   const std::string failure_clip = FailureClipPath(options, clip);
   if (!failure_clip.empty()) {
     environment["PECAN_EXECUTED_CLIP"] = failure_clip;
@@ -271,6 +275,10 @@ std::function<int()> SetupReplay(CLI::App& app) {
                  "Where to write the clip of the run when the program fails (default: CLIP's "
                  "name with .failure.clip)")
       ->type_name("PATH");
+  app.add_option("--trace", options->trace,
+                 "Also record the replayed run into this trace file, for pecan analyze, clips "
+                 "or triage (by default a replay records nothing)")
+      ->type_name("FILE");
   app.add_flag("-q,--quiet", options->quiet, "Silence warnings and the runtime's messages");
   app.add_option("command", options->command,
                  "The recorded program and its recorded arguments, after --")

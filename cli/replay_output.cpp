@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/symbolizer.h"
+#include "cli/replay_stuck_text.h"
 #include "trace_format/event_kind.h"
 #include "trace_format/signal_name.h"
 #include "trace_format/trace.h"
@@ -64,9 +65,16 @@ std::string JoinAnomaly(const std::vector<AnomalyEventText>& events) {
 void DescribeFailure(const proto::Verdict& v, const ChildEnd& end, double timeout_seconds,
                      int expected_exit, FinalVerdict& result) {
   result.failure = v.failure();
+  result.failure_thread = v.failure_thread();
+  result.failure_site = DescribeFailureSite(v);
   if (!v.failure_message().empty() && !end.timed_out) {
     // The runtime saw the failure itself (it keeps serializing the run to its end).
     result.failure_message = v.failure_message();
+    if (const std::string stuck = DescribeStuckThreads(v); !stuck.empty())
+      result.failure_message = (result.failure == "deadlock"
+                                    ? "every thread is blocked: "
+                                    : "the run did not end within its time bound: ") +
+                               stuck;
     const size_t then = result.reason.find("; then ");
     if (result.failure == "assertion" && then != std::string::npos) result.reason.resize(then);
     return;
@@ -179,6 +187,7 @@ FinalVerdict Conclude(const std::optional<proto::Verdict>& runtime_verdict, cons
   result.reason = WithoutRepeatedCause(v.reason());
   result.divergence = v.divergence();
   result.events = v.events_scheduled();
+  result.idle_handovers = v.idle_handovers();
   result.failure_clip = v.failure_clip();
   switch (v.outcome()) {
     case proto::Verdict::HATCHED:
@@ -231,10 +240,21 @@ void PrintVerdictJson(std::ostream& out, const FinalVerdict& verdict, const prot
   object["verdict"] = verdict.verdict;
   object["failure"] = verdict.failure.empty() ? json(nullptr) : json(verdict.failure);
   object["failure_message"] = verdict.failure_message;
+  object["failure_thread"] =
+      verdict.failure_thread.empty() ? json(nullptr) : json(verdict.failure_thread);
+  if (verdict.failure_site.text.empty()) {
+    object["failure_site"] = nullptr;
+  } else {
+    object["failure_site"] = {{"file", verdict.failure_site.file},
+                              {"line", verdict.failure_site.line},
+                              {"function", verdict.failure_site.function},
+                              {"text", verdict.failure_site.text}};
+  }
   object["reason"] = verdict.reason;
   object["steps_executed"] = verdict.steps_executed;
   object["steps_total"] = verdict.steps_total;
   object["events"] = verdict.events;
+  object["idle_handovers"] = verdict.idle_handovers;
   object["finding_id"] = clip.finding().id();
   object["pattern"] = clip.finding().pattern();
   object["variant"] = clip.finding().variant();

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cli/replay_program_run.h"
+#include "cli/replay_stuck_text.h"
 #include "proto/clip.pb.h"
 #include "proto/report.pb.h"
 
@@ -37,6 +38,8 @@ struct FinalVerdict {
   // "", "assertion", "crashed", "exit", "deadlock", "timeout"
   std::string failure;
   std::string failure_message;
+  std::string failure_thread;  // the thread that failed ("T1"; "" when unknown)
+  FailureSite failure_site;    // where it failed
   std::string divergence;    // where a thread left the clip ("" when none did)
   std::string failure_clip;  // the clip of the failing run, when one was written
   std::string reason;
@@ -46,6 +49,7 @@ struct FinalVerdict {
   std::optional<int> exit_status;  // the program's own exit status, if it exited by itself
   int signal = 0;                  // the signal that ended the process, 0 if none
   uint64_t events = 0;             // events run one at a time (the clip's and after it)
+  uint64_t idle_handovers = 0;     // turns the watchdog took from a stopped holder (timing)
   double seconds = 0;
 };
 

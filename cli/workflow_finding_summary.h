@@ -52,6 +52,10 @@ struct SummaryVerdict {
   // exposed: how the program failed
   std::string failure;
   std::string failure_message;
+  std::string failure_thread;  // the thread that failed ("T1"), when known
+  std::string failure_site;    // where: "abba.c:13 (forward)", when known
+  std::string failure_file;    // the site's source file and line, when known
+  uint32_t failure_line = 0;
   std::string failure_clip;  // the clip of the failing replay: replays the failure every time
   std::string divergence;    // where the replay left the clip, if it did
   uint64_t events = 0;       // events the replay ran one at a time

@@ -78,6 +78,15 @@ inline void ReadFailure(const nlohmann::json& json, SummaryVerdict& verdict) {
     verdict.failure_message = json["failure_message"];
   if (json.contains("failure_clip") && json["failure_clip"].is_string())
     verdict.failure_clip = json["failure_clip"];
+  if (json.contains("failure_thread") && json["failure_thread"].is_string())
+    verdict.failure_thread = json["failure_thread"];
+  if (json.contains("failure_site") && json["failure_site"].is_object()) {
+    const nlohmann::json& site = json["failure_site"];
+    if (site.contains("text") && site["text"].is_string()) verdict.failure_site = site["text"];
+    if (site.contains("file") && site["file"].is_string()) verdict.failure_file = site["file"];
+    if (site.contains("line") && site["line"].is_number_unsigned())
+      verdict.failure_line = site["line"];
+  }
   if (json.contains("signal") && json["signal"].is_number_integer())
     verdict.signal = json["signal"];
   if (json.contains("exit_status") && json["exit_status"].is_number_integer())

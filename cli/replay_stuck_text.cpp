@@ -1,0 +1,179 @@
+// DescribeStuckThreads: places to file:line and variable names through a small trace of the
+// modules involved, which the analyzer's Symbolizer reads like a recorded one.
+#include "cli/replay_stuck_text.h"
+
+#include <cstdio>
+#include <map>
+#include <optional>
+#include <regex>
+
+#include "analyzer/symbolizer.h"
+#include "trace_format/trace.h"
+
+namespace pecan::cli {
+namespace {
+
+std::string BaseName(const std::string& path) {
+  const size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+std::string Hex(uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+// The places' modules as a Trace: each module at a made-up load address of its own, so a
+// static object's offset names one module's symbol.
+class PlaceNames {
+ public:
+  explicit PlaceNames(const proto::Verdict& verdict) {
+    for (const proto::StuckThread& thread : verdict.stuck_threads())
+      for (const proto::Place* place : {&thread.at(), &thread.object(), &thread.held_at()})
+        Module(*place);
+    Module(verdict.failure_site());
+    symbolizer_.emplace(trace_);
+  }
+
+  // "abba.c:13" (or "module+0x..." without debug info); "" for no place.
+  std::string Code(const proto::Place& place) {
+    if (place.address() == 0 && place.module().empty()) return "";
+    const std::optional<uint32_t> module = Module(place);
+    if (!module) return Hex(place.address());
+    trace_.sites.push_back(SiteInfo{*module, place.offset()});
+    const SourceLocation location = symbolizer_->Resolve(trace_.sites.size() - 1);
+    if (!location.file.empty())
+      return BaseName(location.file) + ":" + std::to_string(location.line);
+    return BaseName(place.module()) + "+" + Hex(place.offset());
+  }
+
+  SourceLocation Source(const proto::Place& place) {
+    const std::optional<uint32_t> module = Module(place);
+    if (!module) return {};
+    trace_.sites.push_back(SiteInfo{*module, place.offset()});
+    return symbolizer_->Resolve(trace_.sites.size() - 1);
+  }
+
+  // "`counter`" for a static object, else its address.
+  std::string Object(const proto::Place& place) {
+    if (const std::optional<uint32_t> module = Module(place)) {
+      const uint64_t base = LoadAddressOf(*module);
+      if (auto name = symbolizer_->NameOfAddress(base + place.offset())) return "`" + *name + "`";
+    }
+    return Hex(place.address());
+  }
+
+ private:
+  static uint64_t LoadAddressOf(uint32_t module) { return uint64_t{module} << 40; }
+
+  std::optional<uint32_t> Module(const proto::Place& place) {
+    if (place.module().empty()) return std::nullopt;
+    auto [entry, added] = ids_.try_emplace(place.module(), static_cast<uint32_t>(ids_.size() + 1));
+    if (added) {
+      ModuleInfo info;
+      info.id = entry->second;
+      info.path = place.module();
+      info.load_address = LoadAddressOf(info.id);
+      info.build_id = place.build_id();
+      trace_.modules.push_back(info);
+    }
+    return entry->second;
+  }
+
+  Trace trace_;
+  std::map<std::string, uint32_t> ids_;  // module path -> id in trace_
+  std::optional<Symbolizer> symbolizer_;
+};
+
+std::string WhatTheCallWaitsFor(const proto::StuckThread& thread, PlaceNames& names) {
+  if (thread.event() == "join") return "waits to join a thread";
+  if (thread.event() == "sem_wait") return "waits on semaphore " + names.Object(thread.object());
+  if (thread.event() == "barrier_depart") return "waits at barrier " + names.Object(thread.object());
+  if (thread.event() == "hb_acquire") return "waits for another thread's initialization of a static";
+  if (thread.event() == "lock" || thread.event() == "read_lock")
+    return "is blocked taking lock " + names.Object(thread.object());
+  if (thread.event() == "wait") return "waits on condition " + names.Object(thread.object());
+  return "is blocked in " + thread.event();
+}
+
+std::string Clause(const proto::StuckThread& thread, PlaceNames& names) {
+  std::string text = thread.name() + " ";
+  const std::string at = names.Code(thread.at());
+  const std::string where = at.empty() ? "" : " (" + at + ")";
+  if ((thread.waits_for() == "lock" || thread.waits_for() == "read lock") &&
+      thread.held_by() == thread.name()) {
+    text += "waits for " + std::string(thread.waits_for() == "lock" ? "lock " : "read lock ") +
+            names.Object(thread.object()) + where + ", which it holds itself";
+    const std::string taken = names.Code(thread.held_at());
+    if (!taken.empty()) text += " (taken at " + taken + ")";
+    return text;
+  }
+  if (thread.waits_for() == "lock" || thread.waits_for() == "read lock") {
+    text += "waits for " + std::string(thread.waits_for() == "lock" ? "lock " : "read lock ") +
+            names.Object(thread.object()) + where;
+    if (!thread.held_by().empty()) {
+      text += " held by " + thread.held_by();
+      const std::string taken = names.Code(thread.held_at());
+      if (!taken.empty()) text += " (taken at " + taken + ")";
+    } else if (thread.readers() > 0) {
+      text += " held by " + std::to_string(thread.readers()) + " reader(s)";
+    }
+    return text;
+  }
+  if (thread.waits_for() == "condition")
+    return text + "waits for a notify of condition " + names.Object(thread.object()) + where;
+  if (thread.event().empty()) {
+    if (thread.activity() == "running") return text + "is running (it reaches no event)";
+    return text + "is " + thread.activity();
+  }
+  if (thread.recent_events() > 0 && thread.recent_repeats() * 4 >= thread.recent_events())
+    return text + "spins: " + std::to_string(thread.recent_repeats()) + " of the run's last " +
+           std::to_string(thread.recent_events()) + " events were its " + thread.event() + where;
+  if (thread.activity() == "waiting for its turn")
+    return text + "waits for its turn at " + thread.event() + where;
+  if (thread.activity() == "running") return text + "is at " + thread.event() + where;
+  // Inside the real call: what it waits for is the program's, not pecan's model.
+  std::string call = thread.object().address() != 0 || thread.event() == "join"
+                         ? WhatTheCallWaitsFor(thread, names)
+                         : "is blocked in " + thread.event();
+  return text + call + where;
+}
+
+}  // namespace
+
+std::string DescribeStuckThreads(const proto::Verdict& verdict) {
+  if (verdict.stuck_threads_size() == 0) return "";
+  PlaceNames names(verdict);
+  std::string text;
+  for (const proto::StuckThread& thread : verdict.stuck_threads()) {
+    if (!text.empty()) text += "; ";
+    text += Clause(thread, names);
+  }
+  return text;
+}
+
+FailureSite DescribeFailureSite(const proto::Verdict& verdict) {
+  FailureSite site;
+  // "file:line: function: assertion `...' failed" (the runtime's text of __assert_fail).
+  static const std::regex assertion(R"(^(.+?):(\d+): (.+?): assertion )");
+  std::smatch match;
+  if (verdict.failure() == "assertion" &&
+      std::regex_search(verdict.failure_message(), match, assertion)) {
+    site.file = match[1];
+    site.line = static_cast<uint32_t>(std::stoul(match[2]));
+    site.function = match[3];
+  } else if (verdict.has_failure_site()) {
+    PlaceNames names(verdict);
+    const SourceLocation location = names.Source(verdict.failure_site());
+    site.file = location.file;
+    site.line = location.line;
+    site.function = location.function;
+    if (site.file.empty()) site.text = names.Code(verdict.failure_site());
+  }
+  if (!site.file.empty()) site.text = BaseName(site.file) + ":" + std::to_string(site.line);
+  if (!site.text.empty() && !site.function.empty()) site.text += " (" + site.function + ")";
+  return site;
+}
+
+}  // namespace pecan::cli
