@@ -1,26 +1,36 @@
 #!/usr/bin/env bash
 # run.sh: the exposure benchmark. Builds every program natively and with pecan's wrappers, runs
-# each native binary RUNS times and prints per program how often it failed and how soon.
+# each native binary RUNS times and each pecan binary FUZZ_RUNS times under each `pecan fuzz`
+# strategy, and prints per program and strategy how often it failed and how soon.
 #
-# Usage: bench/exposure/run.sh [BUILD_DIR] [RUNS]
-#   BUILD_DIR  a pecan build tree holding recorder/wrappers/pecan-cc (default: build)
-#   RUNS       runs per program and strategy (default: 200)
-# A run fails when it exits non-zero, dies of a signal, or is still running after RUN_TIMEOUT
-# seconds (a deadlock or hang). Correct twins (`Expected failure: none`) must never fail.
+# Usage: bench/exposure/run.sh [BUILD_DIR] [RUNS] [FUZZ_RUNS]
+#   BUILD_DIR  a pecan build tree holding recorder/wrappers/pecan-cc and cli/pecan (default: build)
+#   RUNS       native runs per program (default: 200)
+#   FUZZ_RUNS  pecan fuzz runs per program and strategy (default: RUNS)
+# Environment: STRATEGIES (default "random pct2 pct3"; "" for native stress only).
+# A native run fails when it exits non-zero, dies of a signal, or is still running after 5 s (a
+# deadlock or hang); a fuzz run when pecan fuzz says it failed (its --timeout is 3 s). Correct
+# twins (`Expected failure: none`) must never fail.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 build_dir=$(cd "${1:-build}" && pwd)
 runs=${2:-200}
+fuzz_runs=${3:-$runs}
 run_timeout=5
+fuzz_timeout=3
 jobs=$(nproc)
 wrappers=$build_dir/recorder/wrappers
+pecan=$build_dir/cli/pecan
+# The pecan fuzz strategies measured (STRATEGIES="random pct2 pct3" by default; "" for native only).
+read -r -a strategies <<<"${STRATEGIES-random pct2 pct3}"
 for wrapper in pecan-cc pecan-c++; do
   [ -x "$wrappers/$wrapper" ] || { echo "run.sh: no $wrappers/$wrapper; build pecan first" >&2; exit 2; }
 done
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/pecan-exposure.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+[ -n "${KEEP_WORK:-}" ] || trap 'rm -rf "$work"' EXIT
+[ "${#strategies[@]}" -eq 0 ] || [ -x "$pecan" ] || { echo "run.sh: no $pecan; build pecan first" >&2; exit 2; }
 export here work runs run_timeout wrappers
 
 # compile_program SOURCE: builds $work/NAME.native and $work/NAME.pecan with the same flags.
@@ -52,12 +62,57 @@ stress_native() {
   echo "$failures $first $hangs" >"$work/$name.stress"
 }
 
-# strategy_columns header | NAME PECAN_BINARY: the per-strategy columns of the table. This is
-# where `pecan fuzz --strategy random|pct --depth 2|3 --runs RUNS -o DIR -- PECAN_BINARY` goes
-# (exit 1 when a run failed; DIR/fuzz.json lists runs: [{seed, outcome, failure: {kind,
-# message}}]). Each column prints "failed/RUNS first-failing-run"; until then it prints nothing.
+# fuzz_strategy NAME STRATEGY: runs `pecan fuzz` FUZZ_RUNS times on the pecan binary under one
+# strategy (random, pct2, pct3) and writes "FAILED FIRST_FAILING_RUN FAILURE_KINDS ERRORS".
+fuzz_strategy() {
+  local name=$1 strategy=$2 options out
+  case $strategy in
+    random) options=(--strategy random) ;;
+    pct*) options=(--strategy pct --depth "${strategy#pct}") ;;
+  esac
+  out=$work/$name.$strategy
+  "$pecan" fuzz "${options[@]}" --runs "$fuzz_runs" --timeout "$fuzz_timeout" -j "$jobs" -o "$out" \
+    -- "$work/$name.pecan" >"$out.log" 2>&1 || true
+  python3 - "$out/fuzz.json" >"$out.result" <<'PY'
+import json, sys
+try:
+    summary = json.load(open(sys.argv[1]))
+except (OSError, ValueError):
+    print("- - - error")
+    sys.exit()
+runs = summary["runs"]
+failing = [r for r in runs if r["outcome"] == "failed"]
+first = min((r["seed"] - summary["seed"] + 1 for r in failing), default="-")
+kinds = ",".join(sorted({r["failure"]["kind"] for r in failing})) or "-"
+print(len(failing), first, kinds, summary["counts"]["errors"])
+PY
+}
+
+# strategy_columns header | NAME: the per-strategy columns, "failed/RUNS first-failing-run".
 strategy_columns() {
-  :
+  local strategy failed first kinds errors
+  for strategy in "${strategies[@]}"; do
+    if [ "$1" = header ]; then
+      printf ' %-18s' "$strategy"
+      continue
+    fi
+    read -r failed first kinds errors <"$work/$1.$strategy.result"
+    if [ "$failed" = - ]; then
+      printf ' %-18s' "error"
+    else
+      printf ' %-18s' "$failed/$fuzz_runs $first"
+    fi
+  done
+}
+
+strategy_false_failures() {
+  local total=0 strategy failed first kinds errors
+  for strategy in "${strategies[@]}"; do
+    read -r failed first kinds errors <"$work/$1.$strategy.result"
+    [ "$failed" = - ] && failed=$fuzz_runs errors=0
+    total=$((total + failed + errors))
+  done
+  echo "$total"
 }
 
 expected_failure() {
@@ -75,10 +130,20 @@ echo "Running each native binary $runs times (timeout ${run_timeout}s per run)..
 for source in "${sources[@]}"; do basename "${source%.*}"; done |
   xargs -P "$jobs" -I{} bash -c 'stress_native "$1"' _ {}
 
+if [ "${#strategies[@]}" -gt 0 ]; then
+  echo "Running pecan fuzz (${strategies[*]}) $fuzz_runs times per program ($jobs runs at a time)..." >&2
+  for source in "${sources[@]}"; do
+    for strategy in "${strategies[@]}"; do
+      fuzz_strategy "$(basename "${source%.*}")" "$strategy"
+    done
+  done
+fi
+
 printf '%-32s %-10s %-22s %-10s' program expected native first-fail
 strategy_columns header
 printf '\n'
 false_failures=0
+fuzz_false_failures=0
 correct_programs=0
 for source in "${sources[@]}"; do
   name=$(basename "${source%.*}")
@@ -87,15 +152,19 @@ for source in "${sources[@]}"; do
   native="$failures/$runs"
   [ "$hangs" -gt 0 ] && native="$native (${hangs} timed out)"
   printf '%-32s %-10s %-22s %-10s' "$name" "$expected" "$native" "$first"
-  strategy_columns "$name" "$work/$name.pecan"
+  strategy_columns "$name"
   printf '\n'
   if [ "$expected" = none ]; then
     correct_programs=$((correct_programs + 1))
     false_failures=$((false_failures + failures))
+    fuzz_false_failures=$((fuzz_false_failures + $(strategy_false_failures "$name")))
   fi
 done
 
 echo
-echo "Correct twins: $false_failures false failures in $((correct_programs * runs)) runs of $correct_programs programs (must be 0)"
+echo "Correct twins: $false_failures false failures in $((correct_programs * runs)) native runs of $correct_programs programs (must be 0)"
+if [ "${#strategies[@]}" -gt 0 ]; then
+  echo "Correct twins under pecan fuzz: $fuzz_false_failures false failures or errors in $((correct_programs * fuzz_runs * ${#strategies[@]})) runs (must be 0)"
+fi
 echo "Total time: $(($(date +%s) - started)) s"
-[ "$false_failures" -eq 0 ]
+[ "$false_failures" -eq 0 ] && [ "$fuzz_false_failures" -eq 0 ]
