@@ -162,14 +162,18 @@ class SupervisedChild {
     if (const int signal_number = TerminationSignal()) Signal(signal_number);
   }
 
-  // Waits until the child ends. It is killed (SIGKILL) when `bound_seconds` (> 0) have passed
-  // since `start`, and kTerminationGrace after pecan was asked to end; then whatever is left of
-  // its own process group is killed too. Throws PecanError when the child cannot be waited for.
-  SupervisedEnd Wait(std::chrono::steady_clock::time_point start, double bound_seconds) {
+  // Waits until the child ends. When `bound_seconds` (> 0) have passed since `start` it is
+  // killed: by SIGKILL, or with a `term_grace` first by SIGTERM (so it can finish what it
+  // writes) and by SIGKILL only if it is still there after the grace. It is killed
+  // kTerminationGrace after pecan was asked to end; then whatever is left of its own process
+  // group is killed too. Throws PecanError when the child cannot be waited for.
+  SupervisedEnd Wait(std::chrono::steady_clock::time_point start, double bound_seconds,
+                     std::chrono::milliseconds term_grace = std::chrono::milliseconds(0)) {
     using Clock = std::chrono::steady_clock;
     SupervisedEnd end;
     auto pause = std::chrono::milliseconds(1);
     Clock::time_point kill_at{};
+    Clock::time_point bound_kill_at{};  // after a SIGTERM at the bound
     bool killed = false;
     for (;;) {
       siginfo_t info{};
@@ -184,7 +188,16 @@ class SupervisedChild {
       if (bound_seconds > 0 && !end.timed_out &&
           now - start >= std::chrono::duration<double>(bound_seconds)) {
         end.timed_out = true;
+        if (term_grace.count() > 0) {
+          Signal(SIGTERM);
+          bound_kill_at = now + term_grace;
+        } else {
+          Signal(SIGKILL);
+        }
+      }
+      if (bound_kill_at != Clock::time_point{} && now >= bound_kill_at) {
         Signal(SIGKILL);
+        bound_kill_at = Clock::time_point{};
       }
       if (TerminationSignal() != 0 && !killed) {
         if (kill_at == Clock::time_point{}) {

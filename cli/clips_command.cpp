@@ -14,8 +14,8 @@
 #include "analyzer/report_json.h"
 #include "cli/command.h"
 #include "schedgen/clip_builder.h"
+#include "schedgen/recorded_run.h"
 #include "schedgen/schedule_generator.h"
-#include "schedgen/schedule_validator.h"
 #include "trace_format/clip_file.h"
 #include "trace_format/error.h"
 #include "trace_format/file_kind.h"
@@ -42,23 +42,9 @@ struct ClipsOptions {
 // gets no clip.
 int WriteRecordedRunClip(const ClipsOptions& options, const Trace& trace,
                          const std::string& trace_hash) {
-  if (trace.size_events() == 0) throw PecanError(options.trace_path + ": the trace has no events");
-  ClipPlan plan;
-  plan.ok = true;
-  plan.generator = "recorded";
-  // A prefix of the recorded order is itself feasible; the replay continues after it under its
-  // seeded schedule.
-  plan.steps.resize(options.recorded_steps != 0
-                        ? std::min<uint64_t>(options.recorded_steps, trace.size_events())
-                        : trace.size_events());
-  for (size_t i = 0; i < plan.steps.size(); ++i) plan.steps[i] = static_cast<EventIndex>(i);
   const PorIndex por(trace);
-  if (const ValidationResult valid = ScheduleValidator(trace, por).CheckFeasible(plan.steps);
-      !valid) {
-    throw PecanError(
-        options.trace_path +
-        ": the recorded order fails the schedule check, so no clip was written: " + valid.reason);
-  }
+  const ClipPlan plan = RecordedRunPlan(trace, por, options.recorded_steps);
+  if (!plan.ok) throw PecanError(options.trace_path + ": " + plan.reason);
   Finding run;
   run.id = "recorded";
   run.pattern = "recorded";

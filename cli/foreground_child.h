@@ -27,9 +27,13 @@ class ForegroundChild {
 
   pid_t pid() const { return pid_; }
 
-  // Waits until it ends; SIGKILL when `bound_seconds` (> 0) have passed since it started, and
-  // after the grace period when pecan is asked to end (child_supervision.h).
-  SupervisedEnd Wait(double bound_seconds) { return supervised_.Wait(start_, bound_seconds); }
+  // Waits until it ends; when `bound_seconds` (> 0) have passed since it started, SIGKILL (or
+  // SIGTERM, then SIGKILL after `term_grace`), and after the grace period when pecan is asked to
+  // end (child_supervision.h).
+  SupervisedEnd Wait(double bound_seconds,
+                     std::chrono::milliseconds term_grace = std::chrono::milliseconds(0)) {
+    return supervised_.Wait(start_, bound_seconds, term_grace);
+  }
 
  private:
   SupervisedChild supervised_{ChildGroup::kPecans};

@@ -45,7 +45,7 @@ struct FuzzOptions {
 };
 
 const std::vector<std::string> kFuzzFiles = {"fuzz.json", "fuzz.sarif", "start.clip",
-                                             "failures/", "runs/", "traces/"};
+                                             "failures/", "runs/",      "traces/"};
 
 // The clip every run starts from: the main thread's first event (THREAD_BEGIN at no site), of
 // this very executable; everything after it is the strategy's.
@@ -84,7 +84,8 @@ SummaryVerdict RunOnce(const FuzzOptions& options, const std::string& strategy, 
   settings.timeout_seconds = options.timeout;
   settings.expect_exit = options.expect_exit;
   settings.extra_arguments = {"--strategy", strategy, "--seed", std::to_string(seed), "-q"};
-  if (!trace.empty()) settings.extra_arguments.insert(settings.extra_arguments.end(), {"--trace", trace});
+  if (!trace.empty())
+    settings.extra_arguments.insert(settings.extra_arguments.end(), {"--trace", trace});
   if (strategy == "pct") {
     settings.extra_arguments.insert(settings.extra_arguments.end(),
                                     {"--depth", std::to_string(options.depth), "--steps",
@@ -112,9 +113,9 @@ int RunFuzz(FuzzOptions options) {
   // whatever --seed is, so `--seed S --runs 1` repeats run S of any earlier fuzz.
   uint64_t steps = options.steps;
   if (options.strategy == "pct" && steps == 0) {
-    const SummaryVerdict probe = RunOnce(options, "random", 0, 0, start_clip,
-                                         output.Claim("runs/length-probe.log"),
-                                         output.Claim("failures/length-probe.clip"));
+    const SummaryVerdict probe =
+        RunOnce(options, "random", 0, 0, start_clip, output.Claim("runs/length-probe.log"),
+                output.Claim("failures/length-probe.clip"));
     if (probe.outcome == "error")
       throw PecanError("fuzz: the program cannot run under pecan's scheduler: " + probe.reason);
     steps = std::max<uint64_t>(probe.events, 1);
@@ -123,9 +124,9 @@ int RunFuzz(FuzzOptions options) {
 
   std::vector<FuzzRun> runs(options.runs);
   {
-    ProgressWithWarnings progress("pecan fuzz: " + std::to_string(options.runs) + " " +
-                                      options.strategy + " runs",
-                                  options.runs);
+    ProgressWithWarnings progress(
+        "pecan fuzz: " + std::to_string(options.runs) + " " + options.strategy + " runs",
+        options.runs);
     size_t done = 0;
     RunJobs(
         options.runs, options.jobs,
@@ -156,11 +157,11 @@ int RunFuzz(FuzzOptions options) {
   const nlohmann::json summary = FuzzJson(std::move(settings), runs, failures, options.command);
   WriteOutputFile(output.Claim("fuzz.json"),
                   summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-  WriteOutputFile(output.Claim("fuzz.sarif"),
-                  FuzzSarif(failures, runs.size(), options.command,
-                            ResolveSourceRoot(options.source_root))
-                          .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
-                      "\n");
+  WriteOutputFile(
+      output.Claim("fuzz.sarif"),
+      FuzzSarif(failures, runs.size(), options.command, ResolveSourceRoot(options.source_root))
+              .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+          "\n");
   PrintFuzzSummary(std::cout, options.strategy, runs, failures, options.command, options.output);
   if (!failures.empty()) return 1;
   return summary["counts"]["errors"].get<size_t>() > 0 ? 2 : 0;

@@ -56,8 +56,8 @@ inline nlohmann::json FuzzFailureJson(const SummaryVerdict& verdict) {
   nlohmann::json failure{{"kind", verdict.failure}, {"message", verdict.failure_message}};
   failure["thread"] = verdict.failure_thread.empty() ? nlohmann::json(nullptr)
                                                      : nlohmann::json(verdict.failure_thread);
-  failure["site"] = verdict.failure_site.empty() ? nlohmann::json(nullptr)
-                                                 : nlohmann::json(verdict.failure_site);
+  failure["site"] =
+      verdict.failure_site.empty() ? nlohmann::json(nullptr) : nlohmann::json(verdict.failure_site);
   return failure;
 }
 
@@ -153,22 +153,23 @@ inline nlohmann::json FuzzSarif(const std::vector<FuzzFailure>& failures, size_t
   }
   std::string root_uri = "file://" + summary_sarif_detail::UriPath(source_root);
   if (root_uri.back() != '/') root_uri += '/';
-  return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-          {"version", "2.1.0"},
-          {"runs",
-           nlohmann::json::array(
-               {{{"tool",
-                  {{"driver",
-                    {{"name", "pecan fuzz"}, {"version", kVersionString}, {"rules", rules}}}}},
-                 {"originalUriBaseIds", {{kSourceRootBase, {{"uri", root_uri}}}}},
-                 {"results", std::move(results)}}})}};
+  return {
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+      {"version", "2.1.0"},
+      {"runs", nlohmann::json::array(
+                   {{{"tool",
+                      {{"driver",
+                        {{"name", "pecan fuzz"}, {"version", kVersionString}, {"rules", rules}}}}},
+                     {"originalUriBaseIds", {{kSourceRootBase, {{"uri", root_uri}}}}},
+                     {"results", std::move(results)}}})}};
 }
 
 // The text summary: failures first, each with its replay command.
 inline void PrintFuzzSummary(std::ostream& out, const std::string& strategy,
                              const std::vector<FuzzRun>& runs,
                              const std::vector<FuzzFailure>& failures,
-                             const std::vector<std::string>& command, const std::string& directory) {
+                             const std::vector<std::string>& command,
+                             const std::string& directory) {
   size_t failed = 0, errors = 0;
   for (const FuzzRun& run : runs) {
     failed += run.failed();
@@ -193,8 +194,8 @@ inline void PrintFuzzSummary(std::ostream& out, const std::string& strategy,
       out << "\nrun " << run.seed << " could not run: " << run.verdict.reason << "\n";
       break;
     }
-  out << "\nDetails: " << directory << "/fuzz.json (and fuzz.sarif); failure clips in "
-      << directory << "/failures/\n";
+  out << "\nDetails: " << directory << "/fuzz.json (and fuzz.sarif); failure clips in " << directory
+      << "/failures/\n";
 }
 
 }  // namespace pecan::cli

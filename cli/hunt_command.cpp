@@ -11,6 +11,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,7 @@
 #include "cli/workflow_summary_json.h"
 #include "cli/workflow_summary_sarif.h"
 #include "schedgen/clip_builder.h"
+#include "schedgen/recorded_run.h"
 #include "schedgen/schedule_generator.h"
 #include "trace_format/clip_file.h"
 #include "trace_format/error.h"
@@ -48,6 +50,7 @@ struct HuntOptions {
   std::string output = "pecan-out";
   size_t jobs = 2;
   double timeout = 30;
+  double record_timeout = 60;  // 0: none
   std::string regions = "locks";
   std::string patterns = "all";
   std::string source_root;  // empty: the working directory
@@ -79,17 +82,19 @@ void CheckOptions(const HuntOptions& options) {
   }
 }
 
+// `pecan record`'s exit status when its --timeout stopped the program.
+constexpr int kRecordTimedOut = 124;
+
 // Records the program with `pecan record`, as the user would; its output goes to record.log.
-void Record(const HuntOptions& options, const std::string& trace_path,
+// Returns whether --record-timeout stopped it (a deadlock or a hang).
+bool Record(const HuntOptions& options, const std::string& trace_path,
             const std::string& log_path) {
+  char bound[32];
+  std::snprintf(bound, sizeof bound, "%g", options.record_timeout);
   ChildSpec spec;
-  spec.argv = {SelfExecutable(),
-               "record",
-               "-o",
-               trace_path,
-               "--expect-exit",
-               std::to_string(options.expect_exit),
-               "--"};
+  spec.argv = {SelfExecutable(), "record",        "-o",
+               trace_path,       "--expect-exit", std::to_string(options.expect_exit),
+               "--timeout",      bound,           "--"};
   spec.argv.insert(spec.argv.end(), options.command.begin(), options.command.end());
   spec.stdout_path = log_path;
   spec.stderr_path = log_path;
@@ -105,10 +110,58 @@ void Record(const HuntOptions& options, const std::string& trace_path,
     throw PecanError("hunt: cannot record " + options.command.front() + ": " + why +
                      " (the full output is in " + log_path + ")");
   }
+  const bool timed_out = result.exited && result.exit_status == kRecordTimedOut;
   std::cout << "pecan hunt: recorded " << options.command.front() << " into " << trace_path << " ("
-            << ended << "); its output is in " << log_path << "\n";
-  if (!result.exited || result.exit_status != options.expect_exit)
+            << (timed_out ? "stopped after " + std::string(bound) + " s" : ended)
+            << "); its output is in " << log_path << "\n";
+  if (timed_out) {
+    std::cout << "pecan hunt: the recorded run did not end within " << bound
+              << " s (--record-timeout): a deadlock or a hang; its recorded clip shows where\n";
+  } else if (!result.exited || result.exit_status != options.expect_exit) {
     std::cout << "pecan hunt: note: the recorded run itself failed\n";
+  }
+  return timed_out;
+}
+
+// A recorded run that did not end, replayed as recorded: the replay stops where the run did and
+// says who waits for what. Its verdict is the observed deadlock or hang. A long run is replayed
+// as recorded for its first kRecordedClipSteps events and goes on under the seeded schedule
+// from there (a spinning thread records millions of events a second).
+constexpr uint64_t kRecordedClipSteps = 1'000'000;
+
+struct ObservedHang {
+  std::string clip_path;
+  SummaryVerdict verdict;
+  std::string error;  // no clip, or the replay could not run
+};
+
+ObservedHang ReplayRecordedHang(const HuntOptions& options, const Trace& trace, const PorIndex& por,
+                                const LocksetTable& locksets, const std::string& trace_hash,
+                                OutputDirectory& output) {
+  ObservedHang hang;
+  const ClipPlan plan = RecordedRunPlan(trace, por, kRecordedClipSteps);
+  if (!plan.ok) {
+    hang.error = plan.reason;
+    return hang;
+  }
+  Finding run;
+  run.id = "recorded";
+  run.pattern = "recorded";
+  hang.clip_path = output.Claim("clips/recorded.clip");
+  WriteClipFile(hang.clip_path, ClipFromPlan(trace, locksets, run, plan, trace_hash));
+  // The replay re-lives the recorded run (its sleeps included) before it can show where it
+  // stays: it gets twice the recording's time on top of a replay's.
+  const ReplayRunSettings settings{options.timeout + 2 * options.record_timeout,
+                                   options.expect_exit, options.before_each, {}};
+  hang.verdict =
+      ReplayClip(hang.clip_path, options.command, settings, output.Claim("replays/recorded.log"),
+                 output.Claim("failures/recorded.clip"));
+  if (hang.verdict.failure != "deadlock" && hang.verdict.failure != "timeout")
+    hang.error = "its replay did not stop as the run did (" +
+                 (hang.verdict.failure.empty() ? hang.verdict.outcome + ": " + hang.verdict.reason
+                                               : hang.verdict.failure) +
+                 ")";
+  return hang;
 }
 
 void PrintFinding(size_t number, const SummaryFinding& finding,
@@ -152,7 +205,7 @@ int RunHunt(const HuntOptions& options) {
   OutputDirectory output(dir, "hunt", kHuntFiles);
   const std::string trace_path = output.Claim("trace.pecan");
   RunBeforeEach(options.before_each, "hunt");
-  Record(options, trace_path, output.Claim("record.log"));
+  const bool record_timed_out = Record(options, trace_path, output.Claim("record.log"));
 
   Trace trace = ReadTrace(trace_path);
   AnalysisOptions analysis_options;
@@ -204,6 +257,10 @@ int RunHunt(const HuntOptions& options) {
     finding.verdict = ReplayClip(finding.clip_path, options.command, replay, log, failure_clip);
   });
 
+  std::optional<ObservedHang> hang;
+  if (record_timed_out)
+    hang = ReplayRecordedHang(options, trace, por, locksets, trace_hash, output);
+
   std::stable_sort(findings.begin(), findings.end(), SummaryOrder);
   size_t confirmed = 0, exposed = 0, refuted = 0, errors = 0, no_clip = 0;
   for (const auto& f : findings) {
@@ -232,6 +289,17 @@ int RunHunt(const HuntOptions& options) {
         {"no_clip", no_clip},
         {"replay_errors", errors}}},
       {"findings", FindingsJson(findings)}};
+  if (hang) {
+    // The recorded run itself deadlocked or hung: an observed failure, with its reproducer.
+    verdicts["observed_hang"] = {
+        {"kind", hang->verdict.failure.empty() ? nlohmann::json(nullptr)
+                                               : nlohmann::json(hang->verdict.failure)},
+        {"message", hang->verdict.failure_message},
+        {"clip", hang->clip_path},
+        {"replay_command",
+         hang->clip_path.empty() ? "" : ReplayCommandLine(hang->clip_path, options.command)},
+        {"error", hang->error.empty() ? nlohmann::json(nullptr) : nlohmann::json(hang->error)}};
+  }
   // Whole or not at all (a full disk leaves no empty file): trace_format/output_file.h.
   WriteOutputFile(output.Claim("verdicts.json"), verdicts.dump(2) + "\n");
   // After replay, so what code scanning shows is what replay found (refuted ones left out).
@@ -239,6 +307,16 @@ int RunHunt(const HuntOptions& options) {
                   SummarySarif(findings, ResolveSourceRoot(options.source_root)).dump(2) + "\n");
 
   std::cout << "\n";
+  if (hang) {
+    std::cout << "OBSERVED in the recorded run: it did not end";
+    if (hang->error.empty()) {
+      std::cout << " (" << hang->verdict.failure << ")\n   " << hang->verdict.failure_message
+                << "\n   reproduce: " << ReplayCommandLine(hang->clip_path, options.command)
+                << "\n\n";
+    } else {
+      std::cout << "; " << hang->error << "\n\n";
+    }
+  }
   if (confirmed == 0) {
     std::cout << "No confirmed findings: no prediction could be reproduced by replay.\n";
   } else {
@@ -268,7 +346,7 @@ int RunHunt(const HuntOptions& options) {
   }
   std::cout << "\nDetails: " << dir
             << "/verdicts.json (all verdicts), report.json, report.sarif, clips/, failures/\n";
-  if (confirmed > 0 || exposed > 0) return 1;
+  if (confirmed > 0 || exposed > 0 || record_timed_out) return 1;
   return errors > 0 ? 2 : 0;
 }
 
@@ -285,6 +363,12 @@ std::function<int()> SetupHunt(CLI::App& app) {
                  "Time bound of each replay in seconds (default 30); a replay that runs longer is "
                  "counted as refuted")
       ->check(CLI::PositiveNumber);
+  app.add_option("--record-timeout", options->record_timeout,
+                 "Seconds the recorded run may take (default 60; 0: no bound). A run that does "
+                 "not end is stopped, reported as an observed deadlock or hang, and its recorded "
+                 "clip replayed to show where its threads wait")
+      ->check(CLI::NonNegativeNumber)
+      ->type_name("SEC");
   app.add_option("--expect-exit", options->expect_exit,
                  "The program's normal exit status (default 0); any other is a failure")
       ->check(CLI::Range(0, 255));

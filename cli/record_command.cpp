@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -58,6 +59,7 @@ struct RecordOptions {
   std::string fork_policy;
   std::string repeats;
   bool quiet = false;
+  double timeout = 0;  // seconds; 0: none
   int expect_exit = 0;
   std::vector<std::string> command;
 };
@@ -122,16 +124,23 @@ std::map<std::string, std::string> RuntimeEnvironment(const RecordOptions& optio
   return environment;
 }
 
+// How long a program stopped at --timeout has, after SIGTERM, to finish its trace.
+constexpr std::chrono::milliseconds kTimeoutTermGrace{5000};
+
+// pecan record's exit status when --timeout stopped the program (as timeout(1) has it).
+constexpr int kTimedOutStatus = 124;
+
 // Runs `program` with `argv` and the environment, in our process group (so the terminal's Ctrl-C
-// reaches it and it may read the terminal), and returns its wait status. A SIGINT, SIGTERM or
-// SIGHUP sent to pecan goes to the program, which then finishes its trace and ends.
-int RunAndWait(const std::string& program, std::vector<std::string> argv,
-               std::vector<std::string> environment, pid_t& pid_out, double& seconds) {
+// reaches it and it may read the terminal), and returns how it ended. A SIGINT, SIGTERM or
+// SIGHUP sent to pecan goes to the program, which then finishes its trace and ends; so does the
+// SIGTERM at `timeout_seconds` (> 0), with SIGKILL if it is still there after the grace.
+SupervisedEnd RunAndWait(const std::string& program, std::vector<std::string> argv,
+                         std::vector<std::string> environment, double timeout_seconds,
+                         pid_t& pid_out) {
   ForegroundChild child(program, std::move(argv), std::move(environment), "record: ");
-  const SupervisedEnd end = child.Wait(0);
-  seconds = end.seconds;
+  const SupervisedEnd end = child.Wait(timeout_seconds, kTimeoutTermGrace);
   pid_out = child.pid();
-  return end.status;
+  return end;
 }
 
 std::string HumanBytes(uint64_t bytes) {
@@ -227,15 +236,28 @@ int RunRecord(const RecordOptions& options) {
   std::string absolute_pattern = std::filesystem::absolute(pattern).string();
   CheckTraceWritable(absolute_pattern, program);
   pid_t pid = 0;
-  double seconds = 0;
-  int status =
-      RunAndWait(program, options.command,
-                 MergedEnvironment(RuntimeEnvironment(options, absolute_pattern)), pid, seconds);
+  const SupervisedEnd end = RunAndWait(
+      program, options.command, MergedEnvironment(RuntimeEnvironment(options, absolute_pattern)),
+      options.timeout, pid);
+  const int status = end.status;
   std::string trace_path = ExpandTracePattern(pattern, pid, program);
 
   const std::string unusable =
-      CheckTrace(trace_path, seconds, options.quiet, TerminationSignal() == 0);
+      CheckTrace(trace_path, end.seconds, options.quiet, TerminationSignal() == 0);
   if (!unusable.empty()) std::cerr << "pecan: error: record: " << unusable << "\n";
+  if (end.timed_out) {
+    char bound[32];
+    std::snprintf(bound, sizeof bound, "%g", options.timeout);
+    std::cerr << "pecan: " << options.command.front() << " did not end within " << bound
+              << " s (a deadlock or a hang?) and was stopped";
+    if (unusable.empty())
+      std::cerr << "; the trace keeps what it did until then. To see where its threads wait:\n"
+                << "  pecan clips " << trace_path << " --recorded -o DIR && pecan replay "
+                << "DIR/recorded.clip -- " << options.command.front() << " ...\n"
+                << "(or pecan hunt, which does this and reports it)";
+    std::cerr << "\n";
+    return kTimedOutStatus;
+  }
   if (WIFSIGNALED(status)) {
     int signal_number = WTERMSIG(status);
     std::cerr << "pecan: " << options.command.front() << " was killed by "
@@ -283,6 +305,12 @@ std::function<int()> SetupRecord(CLI::App& app) {
       ->check(CLI::IsMember({"stop", "follow"}));
   app.add_flag("-q,--quiet", options->quiet,
                "Print nothing but errors (the runtime's messages included)");
+  app.add_option("--timeout", options->timeout,
+                 "Stop the program if it has not ended after SEC seconds (default: no bound): "
+                 "SIGTERM, so the runtime finishes the trace, and SIGKILL 5 s later. pecan record "
+                 "then exits with status 124")
+      ->check(CLI::NonNegativeNumber)
+      ->type_name("SEC");
   app.add_option("--expect-exit", options->expect_exit,
                  "The program's normal exit status (default 0): another one is reported as a "
                  "failed run (pecan record still exits with the program's status)")

@@ -71,10 +71,10 @@ void DescribeFailure(const proto::Verdict& v, const ChildEnd& end, double timeou
     // The runtime saw the failure itself (it keeps serializing the run to its end).
     result.failure_message = v.failure_message();
     if (const std::string stuck = DescribeStuckThreads(v); !stuck.empty())
-      result.failure_message = (result.failure == "deadlock"
-                                    ? "every thread is blocked: "
-                                    : "the run did not end within its time bound: ") +
-                               stuck;
+      result.failure_message =
+          (result.failure == "deadlock" ? "every thread is blocked: "
+                                        : "the run did not end within its time bound: ") +
+          stuck;
     const size_t then = result.reason.find("; then ");
     if (result.failure == "assertion" && then != std::string::npos) result.reason.resize(then);
     return;

@@ -30,7 +30,8 @@ class PlaceNames {
  public:
   explicit PlaceNames(const proto::Verdict& verdict) {
     for (const proto::StuckThread& thread : verdict.stuck_threads())
-      for (const proto::Place* place : {&thread.at(), &thread.object(), &thread.held_at()})
+      for (const proto::Place* place :
+           {&thread.at(), &thread.object(), &thread.held_at(), &thread.spin_at()})
         Module(*place);
     Module(verdict.failure_site());
     symbolizer_.emplace(trace_);
@@ -89,8 +90,10 @@ class PlaceNames {
 std::string WhatTheCallWaitsFor(const proto::StuckThread& thread, PlaceNames& names) {
   if (thread.event() == "join") return "waits to join a thread";
   if (thread.event() == "sem_wait") return "waits on semaphore " + names.Object(thread.object());
-  if (thread.event() == "barrier_depart") return "waits at barrier " + names.Object(thread.object());
-  if (thread.event() == "hb_acquire") return "waits for another thread's initialization of a static";
+  if (thread.event() == "barrier_depart")
+    return "waits at barrier " + names.Object(thread.object());
+  if (thread.event() == "hb_acquire")
+    return "waits for another thread's initialization of a static";
   if (thread.event() == "lock" || thread.event() == "read_lock")
     return "is blocked taking lock " + names.Object(thread.object());
   if (thread.event() == "wait") return "waits on condition " + names.Object(thread.object());
@@ -123,13 +126,20 @@ std::string Clause(const proto::StuckThread& thread, PlaceNames& names) {
   }
   if (thread.waits_for() == "condition")
     return text + "waits for a notify of condition " + names.Object(thread.object()) + where;
+  // Most of its recent events at one site, and not waiting for another thread: a spin (a
+  // polling loop), whether it is at that event or between two.
+  constexpr uint32_t kSpinEvents = 16;
+  if (thread.recent_events() >= kSpinEvents &&
+      thread.recent_repeats() * 2 >= thread.recent_events()) {
+    const std::string spin_at = names.Code(thread.spin_at());
+    return text + "spins: " + std::to_string(thread.recent_repeats()) + " of its last " +
+           std::to_string(thread.recent_events()) + " events were its " + thread.spin_event() +
+           (spin_at.empty() ? "" : " (" + spin_at + ")");
+  }
   if (thread.event().empty()) {
     if (thread.activity() == "running") return text + "is running (it reaches no event)";
     return text + "is " + thread.activity();
   }
-  if (thread.recent_events() > 0 && thread.recent_repeats() * 4 >= thread.recent_events())
-    return text + "spins: " + std::to_string(thread.recent_repeats()) + " of the run's last " +
-           std::to_string(thread.recent_events()) + " events were its " + thread.event() + where;
   if (thread.activity() == "waiting for its turn")
     return text + "waits for its turn at " + thread.event() + where;
   if (thread.activity() == "running") return text + "is at " + thread.event() + where;

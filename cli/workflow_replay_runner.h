@@ -188,8 +188,7 @@ inline SummaryVerdict ReplayClip(const std::string& clip_path,
   if (json.contains("events") && json["events"].is_number_unsigned())
     verdict.events = json["events"];
   if (json.contains("reason") && json["reason"].is_string()) verdict.reason = json["reason"];
-  if (verdict.outcome == "hatched" || verdict.outcome == "followed" ||
-      verdict.outcome == "exposed")
+  if (verdict.outcome == "hatched" || verdict.outcome == "followed" || verdict.outcome == "exposed")
     ReadFailure(json, verdict);
   if (json.contains("divergence") && json["divergence"].is_string())
     verdict.divergence = json["divergence"];

@@ -29,8 +29,8 @@ struct ContinuationSettings {
   enum class Strategy : uint8_t { kSeeded, kRandom, kPct };
   Strategy strategy = Strategy::kSeeded;
   uint64_t seed = 0;
-  uint32_t pct_depth = 3;          // PCT's d: d-1 priority change points
-  uint64_t pct_steps = 1000;       // PCT's k: the run length the change points are drawn over
+  uint32_t pct_depth = 3;     // PCT's d: d-1 priority change points
+  uint64_t pct_steps = 1000;  // PCT's k: the run length the change points are drawn over
 };
 
 std::unique_ptr<Continuation> MakeContinuation(SyncModel& model,

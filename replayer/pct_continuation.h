@@ -37,7 +37,7 @@ class PctContinuation final : public Continuation {
   SeededDraws draws_;
   uint32_t depth_;
   LogicalThread last_ = kNoThread;
-  uint64_t run_length_ = 0;  // steps `last_` took in a row
+  uint64_t run_length_ = 0;              // steps `last_` took in a row
   std::vector<uint64_t> change_points_;  // step numbers, increasing
   size_t next_change_ = 0;
   uint64_t steps_ = 0;

@@ -84,7 +84,8 @@ class SchedulePolicy {
   virtual WaitTarget WaitTargetOf(LogicalThread, const EventView&) const { return {}; }
   // Whether `thread`, waiting at `barrier` without the turn, is released and so returns soon
   // (Scheduler::Settle then waits for it); `holder` is the thread asking (see SyncModel).
-  virtual bool BarrierReleased(LogicalThread, uint64_t /*barrier*/, LogicalThread /*holder*/) const {
+  virtual bool BarrierReleased(LogicalThread, uint64_t /*barrier*/,
+                               LogicalThread /*holder*/) const {
     return false;
   }
   virtual std::string ThreadName(LogicalThread thread) const = 0;

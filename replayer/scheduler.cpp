@@ -166,7 +166,8 @@ LogicalThread Scheduler::ReserveChild(uint32_t serial) {
 }
 
 void Scheduler::ChildForked(LogicalThread child) {
-  if (ThreadSlot* slot = SlotFor(child)) slot->awaiting_fork.store(false, std::memory_order_release);
+  if (ThreadSlot* slot = SlotFor(child))
+    slot->awaiting_fork.store(false, std::memory_order_release);
 }
 
 void Scheduler::CancelChild(LogicalThread child) {
@@ -259,9 +260,9 @@ bool Scheduler::CallReleased(const ThreadSlot& slot, LogicalThread holder) const
     // (it passes the turn on at its THREAD_END, before it is gone).
     for (LogicalThread id = 0; id <= highest && id < options_.max_threads; ++id) {
       if (slots_[id].serial.load(std::memory_order_acquire) != call.addr) continue;
-      return id != holder && (slots_[id].ended.load(std::memory_order_acquire) ||
-                              slots_[id].activity.load(std::memory_order_acquire) ==
-                                  ThreadActivity::kExited);
+      return id != holder &&
+             (slots_[id].ended.load(std::memory_order_acquire) ||
+              slots_[id].activity.load(std::memory_order_acquire) == ThreadActivity::kExited);
     }
     return false;
   }
@@ -327,7 +328,8 @@ void Scheduler::OnEvent(const EventView& event) {
           pending.Withdraw();
           LogExecuted(self.id, event);
           SchedulePolicy::Progress progress = policy_.Execute(self.id, event);
-          if (event.kind == EventKind::kThreadEnd) self.ended.store(true, std::memory_order_release);
+          if (event.kind == EventKind::kThreadEnd)
+            self.ended.store(true, std::memory_order_release);
           if (progress.anomaly_formed || progress.finished || progress.stop || progress.continued) {
             HandleProgress(progress);
           } else if (event.kind == EventKind::kThreadEnd) {
@@ -507,7 +509,8 @@ std::vector<StuckThread> Scheduler::StuckThreads() const {
     const ThreadSlot& slot = slots_[id];
     const ThreadActivity activity = slot.activity.load(std::memory_order_acquire);
     if (activity == ThreadActivity::kExited) continue;
-    if (activity == ThreadActivity::kUnattached && slot.os_tid.load(std::memory_order_relaxed) != -1)
+    if (activity == ThreadActivity::kUnattached &&
+        slot.os_tid.load(std::memory_order_relaxed) != -1)
       continue;
     StuckThread& thread = threads.emplace_back();
     thread.id = id;
@@ -522,17 +525,25 @@ std::vector<StuckThread> Scheduler::StuckThreads() const {
       thread.event = slot.call;
       thread.target = policy_.WaitTargetOf(id, slot.call);
     }
-    if (thread.target.holder != kNoThread) thread.holder_name = policy_.ThreadName(thread.target.holder);
+    if (thread.target.holder != kNoThread)
+      thread.holder_name = policy_.ThreadName(thread.target.holder);
   }
-  // How often each thread ran its current event's site among the last events: a spin.
+  // Each thread's events among the last ones, and how many were at its latest site: a spin.
   const uint64_t count = recent_count_.load(std::memory_order_acquire);
-  const uint64_t recent = std::min(count, kRecentEvents);
+  const uint64_t first = count - std::min(count, kRecentEvents);
   for (StuckThread& thread : threads) {
-    if (!thread.at_event) continue;
-    thread.recent_events = static_cast<uint32_t>(recent);
-    for (uint64_t i = count - recent; i < count; ++i) {
+    for (uint64_t i = count; i > first; --i) {
+      const RecentEvent& event = recent_[(i - 1) % kRecentEvents];
+      if (event.thread != thread.id) continue;
+      thread.latest = EventView{event.kind, event.pc, 0, 0};
+      break;
+    }
+    if (thread.latest.kind == EventKind::kUnspecified) continue;
+    for (uint64_t i = first; i < count; ++i) {
       const RecentEvent& event = recent_[i % kRecentEvents];
-      if (event.thread == thread.id && event.pc == thread.event.pc) ++thread.recent_repeats;
+      if (event.thread != thread.id) continue;
+      ++thread.recent_events;
+      if (event.pc == thread.latest.pc) ++thread.recent_repeats;
     }
   }
   return threads;

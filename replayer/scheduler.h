@@ -125,7 +125,7 @@ class Scheduler {
   void LogExecuted(LogicalThread thread, const EventView& event) {
     if (log_ != nullptr) log_->Append(thread, event.kind, event.pc);
     const uint64_t count = recent_count_.load(std::memory_order_relaxed);
-    recent_[count % kRecentEvents] = {thread, event.pc};
+    recent_[count % kRecentEvents] = {thread, event.kind, event.pc};
     recent_count_.store(count + 1, std::memory_order_release);
   }
   void ReleaseTurnAtExit(ThreadSlot& self);
@@ -147,6 +147,7 @@ class Scheduler {
   static constexpr uint64_t kRecentEvents = 4096;
   struct RecentEvent {
     LogicalThread thread = kNoThread;
+    EventKind kind = EventKind::kUnspecified;
     uint64_t pc = 0;
   };
   std::unique_ptr<RecentEvent[]> recent_{new RecentEvent[kRecentEvents]};

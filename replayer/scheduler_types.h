@@ -57,13 +57,16 @@ struct StuckThread {
   LogicalThread id = kNoThread;
   std::string name;
   ThreadActivity activity = ThreadActivity::kUnattached;  // kUnattached: still starting
-  bool at_event = false;  // waits for the turn at `event`
-  bool in_call = false;   // inside the real blocking call that reports `event` when it returns
+  bool at_event = false;                                  // waits for the turn at `event`
+  bool in_call = false;  // inside the real blocking call that reports `event` when it returns
   EventView event;
   WaitTarget target;
   std::string holder_name;  // of target.holder
-  uint32_t recent_repeats = 0;  // of the run's last `recent_events` events, this thread's at event.pc
+  // Of this thread's `recent_events` events among the run's last ones, how many were at its
+  // latest site (`latest`): a spin.
+  uint32_t recent_repeats = 0;
   uint32_t recent_events = 0;
+  EventView latest;
 };
 
 enum class StopCause : uint8_t {

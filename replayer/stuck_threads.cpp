@@ -39,10 +39,14 @@ void AddStuckThreads(const std::vector<StuckThread>& threads, SiteLocator& locat
     out.set_activity(thread.activity == ThreadActivity::kUnattached
                          ? "starting"
                          : std::string(ThreadActivityName(thread.activity)));
-    if (!thread.at_event && !thread.in_call) continue;
-    out.set_event(std::string(EventKindName(thread.event.kind)));
     out.set_recent_repeats(thread.recent_repeats);
     out.set_recent_events(thread.recent_events);
+    if (thread.recent_events > 0) {
+      out.set_spin_event(std::string(EventKindName(thread.latest.kind)));
+      SetPlace(thread.latest.pc, locator, *out.mutable_spin_at());
+    }
+    if (!thread.at_event && !thread.in_call) continue;
+    out.set_event(std::string(EventKindName(thread.event.kind)));
     SetPlace(thread.event.pc, locator, *out.mutable_at());
     // The lock, condition, semaphore or barrier (a JOIN's target is a thread, not an object).
     if (thread.event.kind != EventKind::kJoin)

@@ -84,7 +84,8 @@ void SyncModel::Executed(LogicalThread thread, const EventView& event) {
       BarrierState& barrier = barriers_[event.addr];
       arrival_of_[thread] = barrier.arrivals++;
       barrier.parties = event.size;
-      if (barrier.parties > 0 && barrier.arrivals % barrier.parties == 0) barrier.completer = thread;
+      if (barrier.parties > 0 && barrier.arrivals % barrier.parties == 0)
+        barrier.completer = thread;
       break;
     }
     case EventKind::kWait: {
@@ -133,8 +134,8 @@ WaitTarget SyncModel::Target(LogicalThread thread, const EventView& event) const
       const bool held_by_writer = lock->second.writer != kNoThread;
       const bool held_by_readers = event.kind == EventKind::kLock && lock->second.readers > 0;
       if (!held_by_writer && !held_by_readers) break;
-      target.object =
-          event.kind == EventKind::kLock ? WaitTarget::Object::kLock : WaitTarget::Object::kReadLock;
+      target.object = event.kind == EventKind::kLock ? WaitTarget::Object::kLock
+                                                     : WaitTarget::Object::kReadLock;
       target.address = event.addr;
       if (held_by_writer) {
         target.holder = lock->second.writer;

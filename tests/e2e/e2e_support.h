@@ -17,6 +17,8 @@
 
 #include "cli/workflow_child_process.h"
 #include "e2e_paths.h"
+#include "proto/clip.pb.h"
+#include "trace_format/clip_file.h"
 
 namespace e2e {
 
@@ -150,6 +152,18 @@ inline std::string Describe(const nlohmann::json& finding) {
   std::string text = finding.value("pattern", "?") + " " + finding.value("variant", "?") + " at";
   for (const auto& event : finding["events"]) text += " " + event["site"].value("text", "?");
   if (finding["verdict"].is_object()) text += " -> " + finding["verdict"].value("outcome", "?");
+  return text;
+}
+
+// The schedule a clip holds, as text: one "thread:kind@site" per step.
+inline std::string ScheduleText(const std::string& clip_path) {
+  const pecan::proto::Clip clip = pecan::ReadClipFile(clip_path);
+  std::string text;
+  int step = 0;
+  for (int run = 0; run < clip.run_thread_size(); ++run)
+    for (uint32_t i = 0; i < clip.run_length(run); ++i, ++step)
+      text += std::to_string(clip.run_thread(run)) + ":" + std::to_string(clip.step_kind(step)) +
+              "@" + std::to_string(clip.step_site(step)) + " ";
   return text;
 }
 

@@ -30,20 +30,9 @@ Fuzzed Fuzz(const std::string& dir, std::vector<std::string> options, const std:
   Fuzzed fuzzed;
   fuzzed.exit_status = e2e::ExitStatus(run.result);
   fuzzed.output = run.output;
-  if (std::filesystem::exists(dir + "/fuzz.json")) fuzzed.summary = e2e::ReadJson(dir + "/fuzz.json");
+  if (std::filesystem::exists(dir + "/fuzz.json"))
+    fuzzed.summary = e2e::ReadJson(dir + "/fuzz.json");
   return fuzzed;
-}
-
-// The schedule a clip holds, as text: one "thread:kind@site" per step.
-std::string ScheduleText(const std::string& clip_path) {
-  const pecan::proto::Clip clip = pecan::ReadClipFile(clip_path);
-  std::string text;
-  int step = 0;
-  for (int run = 0; run < clip.run_thread_size(); ++run)
-    for (uint32_t i = 0; i < clip.run_length(run); ++i, ++step)
-      text += std::to_string(clip.run_thread(run)) + ":" + std::to_string(clip.step_kind(step)) +
-              "@" + std::to_string(clip.step_site(step)) + " ";
-  return text;
 }
 
 // The first run of `summary` that failed with `kind` (null if none).
@@ -55,9 +44,10 @@ nlohmann::json FirstFailure(const nlohmann::json& summary, const std::string& ki
 
 }  // namespace
 
-TEST_CASE("pecan fuzz finds a lost wake-up, runs it again from its seed, and its clip "
-          "reproduces it",
-          "[e2e][fuzz]") {
+TEST_CASE(
+    "pecan fuzz finds a lost wake-up, runs it again from its seed, and its clip "
+    "reproduces it",
+    "[e2e][fuzz]") {
   const std::string dir = e2e::FreshDirectory("fuzz-lost-wakeup");
   const std::string program = e2e::TestProgram("lost_wakeup");
   Fuzzed fuzzed = Fuzz(dir + "/out", {"--runs", "40"}, program);
@@ -75,7 +65,7 @@ TEST_CASE("pecan fuzz finds a lost wake-up, runs it again from its seed, and its
 
   // The same seed: the same outcome and the same schedule, 20 times.
   const std::string seed = std::to_string(failing["seed"].get<uint64_t>());
-  const std::string schedule = ScheduleText(failing["clip"]);
+  const std::string schedule = e2e::ScheduleText(failing["clip"]);
   for (int i = 0; i < 20; ++i) {
     Fuzzed again = Fuzz(dir + "/again", {"--seed", seed, "--runs", "1"}, program);
     INFO("again " << i << ":\n" << again.output);
@@ -83,13 +73,13 @@ TEST_CASE("pecan fuzz finds a lost wake-up, runs it again from its seed, and its
     const nlohmann::json run = again.summary["runs"][0];
     CHECK(run["outcome"] == "failed");
     CHECK(run["failure"]["kind"] == "deadlock");
-    if (run["outcome"] == "failed") CHECK(ScheduleText(run["clip"]) == schedule);
+    if (run["outcome"] == "failed") CHECK(e2e::ScheduleText(run["clip"]) == schedule);
   }
   // Its clip: the same deadlock on every replay.
   for (int i = 0; i < 10; ++i) {
-    e2e::PecanRun replay = e2e::RunPecan(
-        {"replay", "--json", failing["clip"].get<std::string>(), "--", program},
-        dir + "/replay.log");
+    e2e::PecanRun replay =
+        e2e::RunPecan({"replay", "--json", failing["clip"].get<std::string>(), "--", program},
+                      dir + "/replay.log");
     const nlohmann::json verdict = e2e::LastJsonLine(replay.output);
     INFO("replay " << i << ":\n" << replay.output);
     REQUIRE(verdict.is_object());
@@ -126,9 +116,10 @@ TEST_CASE("pecan fuzz finds a lock-order deadlock and says who waits for which l
   }
 }
 
-TEST_CASE("pecan fuzz ends a self-deadlock and a spin loop with the right verdict within the "
-          "bound, and pecan replay of their clips says the same",
-          "[e2e][fuzz]") {
+TEST_CASE(
+    "pecan fuzz ends a self-deadlock and a spin loop with the right verdict within the "
+    "bound, and pecan replay of their clips says the same",
+    "[e2e][fuzz]") {
   const std::string dir = e2e::FreshDirectory("fuzz-stuck");
   struct Case {
     std::string program, kind, says;
@@ -139,8 +130,8 @@ TEST_CASE("pecan fuzz ends a self-deadlock and a spin loop with the right verdic
              "at self_deadlock.c:18)"},
         Case{"spin_forever", "timeout", "T1 spins: "}}) {
     const auto start = std::chrono::steady_clock::now();
-    Fuzzed fuzzed = Fuzz(dir + "/" + c.program, {"--runs", "2", "--timeout", "3"},
-                         e2e::TestProgram(c.program));
+    Fuzzed fuzzed =
+        Fuzz(dir + "/" + c.program, {"--runs", "2", "--timeout", "3"}, e2e::TestProgram(c.program));
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     INFO(c.program << ":\n" << fuzzed.output);
@@ -165,16 +156,17 @@ TEST_CASE("pecan fuzz ends a self-deadlock and a spin loop with the right verdic
   }
 }
 
-TEST_CASE("pecan fuzz: correct programs never fail in 200 seeded runs (100 random, 100 PCT), "
-          "and the same seeds run the same way again",
-          "[e2e][fuzz]") {
+TEST_CASE(
+    "pecan fuzz: correct programs never fail in 200 seeded runs (100 random, 100 PCT), "
+    "and the same seeds run the same way again",
+    "[e2e][fuzz]") {
   const std::string dir = e2e::FreshDirectory("fuzz-correct");
   for (const std::string name :
        {"sync_mix", "condvar_queue_correct", "barrier_phases_correct", "semaphore_pool_correct",
         "atomic_counter_correct", "threads64_correct", "deadlock_abba_correct", "correct_fork_join",
         "correct_condvar"}) {
-    const std::string program = name.rfind("correct_", 0) == 0 ? e2e::ExampleBinary(name)
-                                                              : e2e::TestProgram(name);
+    const std::string program =
+        name.rfind("correct_", 0) == 0 ? e2e::ExampleBinary(name) : e2e::TestProgram(name);
     for (const std::string strategy : {"random", "pct"}) {
       Fuzzed fuzzed = Fuzz(dir + "/" + name + "-" + strategy,
                            {"--strategy", strategy, "--runs", "100", "--timeout", "20"}, program);
@@ -206,8 +198,8 @@ TEST_CASE("pecan fuzz --keep-traces keeps each run's trace, which pecan analyze 
     REQUIRE(run.contains("trace"));
     const std::string trace = run["trace"];
     CHECK(std::filesystem::file_size(trace) > 0);
-    e2e::PecanRun analyze =
-        e2e::RunPecan({"analyze", trace, "--format", "json", "-o", dir + "/report.json"}, dir + "/a.log");
+    e2e::PecanRun analyze = e2e::RunPecan(
+        {"analyze", trace, "--format", "json", "-o", dir + "/report.json"}, dir + "/a.log");
     INFO(analyze.output);
     CHECK(e2e::ExitStatus(analyze.result) == 0);
   }

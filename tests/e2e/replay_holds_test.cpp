@@ -136,18 +136,6 @@ TEST_CASE("a worker that still locks while main returns: no access without its l
 
 namespace {
 
-// The schedule a clip holds, as text: one "thread:kind@site" per step.
-std::string ScheduleText(const std::string& clip_path) {
-  const pecan::proto::Clip clip = pecan::ReadClipFile(clip_path);
-  std::string text;
-  int step = 0;
-  for (int run = 0; run < clip.run_thread_size(); ++run)
-    for (uint32_t i = 0; i < clip.run_length(run); ++i, ++step)
-      text += std::to_string(clip.run_thread(run)) + ":" + std::to_string(clip.step_kind(step)) +
-              "@" + std::to_string(clip.step_site(step)) + " ";
-  return text;
-}
-
 }  // namespace
 
 TEST_CASE(
@@ -177,7 +165,7 @@ TEST_CASE(
       // main waited first and was woken; nothing else.
       CHECK((seen.empty() || seen == "deadlock"));
       const std::string executed =
-          std::filesystem::exists(failure_clip) ? ScheduleText(failure_clip) : "";
+          std::filesystem::exists(failure_clip) ? e2e::ScheduleText(failure_clip) : "";
       CHECK(executed.empty() == seen.empty());
       if (again == 0) {
         failure = seen;

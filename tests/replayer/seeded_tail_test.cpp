@@ -131,10 +131,10 @@ TEST_CASE("SeededTail: the same seed makes the same choices, another seed others
   for (char t : {'0', '1', '2', '3'}) CHECK(one.find(t) != std::string::npos);
 }
 
-
-TEST_CASE("SyncModel: the target of a wait names the lock's holder and where it took it, and a "
-          "thread's own lock (a self-deadlock)",
-          "[replayer][tail]") {
+TEST_CASE(
+    "SyncModel: the target of a wait names the lock's holder and where it took it, and a "
+    "thread's own lock (a self-deadlock)",
+    "[replayer][tail]") {
   SyncModel model;
   model.Executed(1, EventView{K::kLock, 0x44, kLockA, 0});
   const WaitTarget other = model.Target(2, Blocking(K::kLock, kLockA));
@@ -155,9 +155,10 @@ TEST_CASE("SyncModel: the target of a wait names the lock's holder and where it 
   CHECK(model.Target(2, Blocking(K::kWait, kCond)).object == WaitTarget::Object::kNone);
 }
 
-TEST_CASE("SyncModel: a barrier round is released once every party arrived, except to the one "
-          "that arrived last while it has not entered the real wait",
-          "[replayer][tail]") {
+TEST_CASE(
+    "SyncModel: a barrier round is released once every party arrived, except to the one "
+    "that arrived last while it has not entered the real wait",
+    "[replayer][tail]") {
   SyncModel model;
   constexpr uint64_t kBarrier = 0x3000;
   auto arrive = [&](LogicalThread thread) {
@@ -178,9 +179,10 @@ TEST_CASE("SyncModel: a barrier round is released once every party arrived, exce
   CHECK_FALSE(model.BarrierReleased(4, kBarrier, kNoThread));  // never arrived
 }
 
-TEST_CASE("PCT: the highest-priority ready thread runs; a change point lowers the running one; "
-          "the same seed makes the same choices",
-          "[replayer][tail][pct]") {
+TEST_CASE(
+    "PCT: the highest-priority ready thread runs; a change point lowers the running one; "
+    "the same seed makes the same choices",
+    "[replayer][tail][pct]") {
   auto choices = [](uint64_t seed) {
     SyncModel model;
     PctContinuation pct(model, seed, /*depth=*/3, /*steps=*/20);

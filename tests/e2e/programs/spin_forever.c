@@ -1,16 +1,17 @@
-/* A hang without any blocking call: the worker spins on `ready` (line 12), which main was
-   meant to set but never does (the line that would is missing); main spins until the worker
-   says it is done. Both threads keep running forever in every run. */
+/* A hang without any blocking call: the worker polls `ready` (line 14), which main was meant
+   to set but never does (the line that would is missing); main polls until the worker says it
+   is done. Both threads keep running forever in every run. */
+#define _DEFAULT_SOURCE
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <unistd.h>
 
 static atomic_int ready, finished;
 
 static void* worker(void* arg) {
   (void)arg;
-  while (!atomic_load(&ready)) {
-  }
+  while (!atomic_load(&ready)) usleep(100);
   atomic_store(&finished, 1);
   return NULL;
 }
@@ -18,8 +19,7 @@ static void* worker(void* arg) {
 int main(void) {
   pthread_t thread;
   pthread_create(&thread, NULL, worker, NULL);
-  while (!atomic_load(&finished)) {
-  }
+  while (!atomic_load(&finished)) usleep(100);
   pthread_join(thread, NULL);
   printf("finished\n");
   return 0;
