@@ -182,7 +182,7 @@ std::function<int()> SetupFuzz(CLI::App& app) {
       ->check(CLI::Range(1u, 64u));
   app.add_option("--steps", options->steps,
                  "PCT's k, the run length its change points are drawn over (default: measured "
-                 "by one random run)")
+                 "by one random run of seed 0)")
       ->check(CLI::PositiveNumber);
   app.add_option("--timeout", options->timeout,
                  "Seconds each run may take (default 10); a run that takes longer fails as a hang")
@@ -193,8 +193,9 @@ std::function<int()> SetupFuzz(CLI::App& app) {
                  "The program's normal exit status (default 0); any other is a failure")
       ->check(CLI::Range(0, 255));
   app.add_option("-o,--output", options->output,
-                 "Directory for fuzz.json, failures/ (the clip of each failing run) and runs/ "
-                 "(the output of failing runs); default ./pecan-fuzz")
+                 "Directory for fuzz.json, fuzz.sarif, failures/ (the clip of each failing run) "
+                 "and runs/ (the output of failing runs); default ./pecan-fuzz. A previous "
+                 "fuzz's files there are replaced; files pecan did not write stop it")
       ->type_name("DIR");
   app.add_flag("--keep-traces", options->keep_traces,
                "Record every run into traces/run-SEED.pecan, for pecan analyze, clips or triage "

@@ -5,6 +5,7 @@
 // variables, barriers, semaphores, atomics and 64 threads never fail in 200 seeded runs.
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -203,4 +204,20 @@ TEST_CASE("pecan fuzz --keep-traces keeps each run's trace, which pecan analyze 
     INFO(analyze.output);
     CHECK(e2e::ExitStatus(analyze.result) == 0);
   }
+}
+
+TEST_CASE("pecan fuzz never replaces a file it did not write in its output directory",
+          "[e2e][fuzz]") {
+  const std::string dir = e2e::FreshDirectory("fuzz-foreign");
+  {
+    std::ofstream mine(dir + "/fuzz.json");
+    mine << "mine\n";
+  }
+  e2e::PecanRun run = e2e::RunPecan(
+      {"fuzz", "--runs", "1", "-o", dir, "--", e2e::ExampleBinary("correct_fork_join")},
+      dir + ".log");
+  INFO(run.output);
+  CHECK(e2e::ExitStatus(run.result) == 2);
+  CHECK_THAT(run.output, Catch::Contains("fuzz.json was not written by pecan"));
+  CHECK(e2e::ReadText(dir + "/fuzz.json") == "mine\n");
 }
