@@ -29,6 +29,7 @@
 #include "cli/workflow_finding_view.h"
 #include "cli/workflow_job_runner.h"
 #include "cli/workflow_output_directory.h"
+#include "cli/workflow_progress_warnings.h"
 #include "cli/workflow_replay_runner.h"
 #include "cli/workflow_report_files.h"
 #include "cli/workflow_summary_json.h"
@@ -250,12 +251,23 @@ int RunHunt(const HuntOptions& options) {
     std::cout << "; replaying " << std::min(jobs, with_clip.size()) << " at a time";
   std::cout << std::endl;
 
-  RunJobs(with_clip.size(), jobs, [&](size_t n) {
-    SummaryFinding& finding = findings[with_clip[n]];
-    const std::string log = output.Claim("replays/" + finding.id + ".log");
-    const std::string failure_clip = output.Claim("failures/" + finding.id + ".clip");
-    finding.verdict = ReplayClip(finding.clip_path, options.command, replay, log, failure_clip);
-  });
+  if (!with_clip.empty()) {
+    // On a terminal, a bar of replays done (a hunt of a real program replays for minutes).
+    ProgressWithWarnings progress("pecan hunt: replaying " + Plural(with_clip.size(), "clip"),
+                                  with_clip.size());
+    progress.Update(0);
+    size_t replayed = 0;
+    RunJobs(
+        with_clip.size(), jobs,
+        [&](size_t n) {
+          SummaryFinding& finding = findings[with_clip[n]];
+          const std::string log = output.Claim("replays/" + finding.id + ".log");
+          const std::string failure_clip = output.Claim("failures/" + finding.id + ".clip");
+          finding.verdict =
+              ReplayClip(finding.clip_path, options.command, replay, log, failure_clip);
+        },
+        [&](size_t) { progress.Update(++replayed); });
+  }
 
   std::optional<ObservedHang> hang;
   if (record_timed_out)
