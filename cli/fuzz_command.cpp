@@ -164,7 +164,7 @@ int RunFuzz(FuzzOptions options) {
           "\n");
   PrintFuzzSummary(std::cout, options.strategy, runs, failures, options.command, options.output);
   if (!failures.empty()) return 1;
-  return summary["counts"]["errors"].get<size_t>() > 0 ? 2 : 0;
+  return CountFuzzRuns(runs).errors > 0 ? 2 : 0;
 }
 
 std::function<int()> SetupFuzz(CLI::App& app) {

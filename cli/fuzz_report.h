@@ -24,8 +24,25 @@ struct FuzzRun {
   std::string trace;  // --keep-traces: the run's trace
   bool failed() const { return !verdict.failure.empty(); }
   bool error() const { return verdict.outcome == "error" || verdict.outcome == "infeasible"; }
-  const char* outcome() const { return error() ? "error" : failed() ? "failed" : "passed"; }
+  const char* outcome() const { return failed() ? "failed" : error() ? "error" : "passed"; }
 };
+
+struct FuzzCounts {
+  size_t failed = 0, passed = 0, errors = 0;
+};
+
+inline FuzzCounts CountFuzzRuns(const std::vector<FuzzRun>& runs) {
+  FuzzCounts counts;
+  for (const FuzzRun& run : runs) {
+    if (run.failed())
+      ++counts.failed;
+    else if (run.error())
+      ++counts.errors;
+    else
+      ++counts.passed;
+  }
+  return counts;
+}
 
 struct FuzzFailure {
   const FuzzRun* first = nullptr;  // the run of the lowest seed that failed this way
@@ -65,7 +82,6 @@ inline nlohmann::json FuzzFailureJson(const SummaryVerdict& verdict) {
 inline nlohmann::json FuzzJson(nlohmann::json settings, const std::vector<FuzzRun>& runs,
                                const std::vector<FuzzFailure>& failures,
                                const std::vector<std::string>& command) {
-  size_t failed = 0, errors = 0;
   nlohmann::json run_records = nlohmann::json::array();
   for (const FuzzRun& run : runs) {
     nlohmann::json record{{"seed", run.seed},
@@ -73,11 +89,9 @@ inline nlohmann::json FuzzJson(nlohmann::json settings, const std::vector<FuzzRu
                           {"events", run.verdict.events},
                           {"seconds", run.verdict.seconds}};
     if (run.failed()) {
-      ++failed;
       record["failure"] = FuzzFailureJson(run.verdict);
       record["clip"] = run.verdict.failure_clip;
     } else if (run.error()) {
-      ++errors;
       record["error"] = run.verdict.reason;
     }
     if (!run.trace.empty()) record["trace"] = run.trace;
@@ -96,10 +110,11 @@ inline nlohmann::json FuzzJson(nlohmann::json settings, const std::vector<FuzzRu
   settings["version"] = kVersionString;
   settings["program"] = command.front();
   settings["arguments"] = std::vector<std::string>(command.begin() + 1, command.end());
+  const FuzzCounts counts = CountFuzzRuns(runs);
   settings["counts"] = {{"runs", runs.size()},
-                        {"failed", failed},
-                        {"passed", runs.size() - failed - errors},
-                        {"errors", errors},
+                        {"failed", counts.failed},
+                        {"passed", counts.passed},
+                        {"errors", counts.errors},
                         {"distinct_failures", failures.size()}};
   settings["failures"] = std::move(distinct);
   settings["runs"] = std::move(run_records);
@@ -151,17 +166,7 @@ inline nlohmann::json FuzzSarif(const std::vector<FuzzFailure>& failures, size_t
     result["locations"] = std::move(locations);
     results.push_back(std::move(result));
   }
-  std::string root_uri = "file://" + summary_sarif_detail::UriPath(source_root);
-  if (root_uri.back() != '/') root_uri += '/';
-  return {
-      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-      {"version", "2.1.0"},
-      {"runs", nlohmann::json::array(
-                   {{{"tool",
-                      {{"driver",
-                        {{"name", "pecan fuzz"}, {"version", kVersionString}, {"rules", rules}}}}},
-                     {"originalUriBaseIds", {{kSourceRootBase, {{"uri", root_uri}}}}},
-                     {"results", std::move(results)}}})}};
+  return SarifLog("pecan fuzz", std::move(rules), std::move(results), source_root);
 }
 
 // The text summary: failures first, each with its replay command.
@@ -170,14 +175,10 @@ inline void PrintFuzzSummary(std::ostream& out, const std::string& strategy,
                              const std::vector<FuzzFailure>& failures,
                              const std::vector<std::string>& command,
                              const std::string& directory) {
-  size_t failed = 0, errors = 0;
-  for (const FuzzRun& run : runs) {
-    failed += run.failed();
-    errors += run.error();
-  }
+  const FuzzCounts counts = CountFuzzRuns(runs);
   out << "pecan fuzz: " << runs.size() << " " << strategy << " runs of " << command.front() << ": "
-      << failed << " failed";
-  if (errors > 0) out << ", " << errors << " could not run";
+      << counts.failed << " failed";
+  if (counts.errors > 0) out << ", " << counts.errors << " could not run";
   out << "\n";
   size_t number = 0;
   for (const FuzzFailure& failure : failures) {

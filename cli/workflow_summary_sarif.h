@@ -72,6 +72,24 @@ inline nlohmann::json SarifArtifactLocation(const std::string& file,
   return {{"uri", "file://" + UriPath(path.generic_string())}};
 }
 
+// A SARIF 2.1.0 log of one run of `driver` (with its `rules`) holding `results`, source files
+// relative to `source_root` (an absolute directory) under kSourceRootBase.
+inline nlohmann::json SarifLog(const std::string& driver, nlohmann::json rules,
+                               nlohmann::json results, const std::string& source_root) {
+  std::string root_uri = "file://" + summary_sarif_detail::UriPath(
+                                         std::filesystem::path(source_root).generic_string());
+  if (root_uri.back() != '/') root_uri += '/';
+  return {{"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+          {"version", "2.1.0"},
+          {"runs",
+           nlohmann::json::array(
+               {{{"tool",
+                  {{"driver",
+                    {{"name", driver}, {"version", kVersionString}, {"rules", std::move(rules)}}}}},
+                 {"originalUriBaseIds", {{kSourceRootBase, {{"uri", root_uri}}}}},
+                 {"results", std::move(results)}}})}};
+}
+
 namespace summary_sarif_detail {
 
 inline nlohmann::json Location(const SummaryEvent& event, int id, const std::string& root) {
@@ -164,19 +182,9 @@ inline nlohmann::json SummarySarif(const std::vector<SummaryFinding>& findings,
     result["relatedLocations"] = std::move(related);
     results.push_back(std::move(result));
   }
-  std::string root_uri = "file://" + UriPath(std::filesystem::path(source_root).generic_string());
-  if (root_uri.back() != '/') root_uri += '/';
-  return {
-      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
-      {"version", "2.1.0"},
-      {"runs",
-       nlohmann::json::array(
-           {{{"tool",
-              {{"driver",
-                {{"name", "pecan"}, {"version", kVersionString}, {"rules", std::move(rules)}}}}},
-             {"originalUriBaseIds", {{kSourceRootBase, {{"uri", root_uri}}}}},
-             {"results", std::move(results)},
-             {"properties", {{"refutedByReplay", std::move(refuted)}}}}})}};
+  nlohmann::json log = SarifLog("pecan", std::move(rules), std::move(results), source_root);
+  log["runs"][0]["properties"] = {{"refutedByReplay", std::move(refuted)}};
+  return log;
 }
 
 }  // namespace pecan::cli
