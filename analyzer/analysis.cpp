@@ -15,6 +15,7 @@
 
 #include "analyzer/analysis_context.h"
 #include "analyzer/builtin_patterns.h"
+#include "analyzer/deadlock_prediction.h"
 #include "analyzer/finding_id.h"
 #include "analyzer/pattern_search.h"
 #include "trace_format/progress.h"
@@ -79,13 +80,14 @@ LocationFilter FilterFor(const std::vector<Pattern>& patterns) {
 AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options) {
   const Clock::time_point start = Clock::now();
   const std::vector<Pattern> patterns = SelectPatterns(options.patterns);
+  const bool deadlocks = SelectsDeadlocks(options.patterns);
   AnalysisResult result;
   result.stats.events = trace.size_events();
 
   std::unique_ptr<ProgressReporter> progress;
-  // Progress: the index counts as one step, each pattern as one.
+  // Progress: the index counts as one step, each pattern as one, deadlocks as one.
   if (options.progress)
-    progress = std::make_unique<ProgressReporter>("analyzing", patterns.size() + 1);
+    progress = std::make_unique<ProgressReporter>("analyzing", patterns.size() + 1 + deadlocks);
 
   const Clock::time_point index_start = Clock::now();
   const AnalysisContext context(trace, options.regions, options.threads != 1, FilterFor(patterns));
@@ -176,6 +178,13 @@ AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options) {
     }
     done_patterns += groups[i].size();
     if (progress) progress->Update(done_patterns + 1);
+  }
+  if (deadlocks) {
+    const Clock::time_point deadlock_start = Clock::now();
+    for (Finding& f : PredictDeadlocks(trace, context.por, context.locksets))
+      result.findings.push_back(std::move(f));
+    result.stats.seconds_by_family.emplace_back("deadlock", SecondsSince(deadlock_start));
+    if (progress) progress->Update(done_patterns + 2);
   }
   if (progress) progress->Finish();
 

@@ -70,13 +70,15 @@ std::vector<Pattern> SelectPatterns(const std::string& spec) {
     item = item.substr(first, last - first + 1);
     any = true;
     std::vector<Pattern> selected;
-    if (item == "all" || item == "race" || item == "atomicity" || item == "asv") {
+    if (item == "deadlock") {
+      continue;  // not a pattern of the language: Analyze runs PredictDeadlocks for it
+    } else if (item == "all" || item == "race" || item == "atomicity" || item == "asv") {
       selected = Family(item);
     } else if (std::filesystem::exists(item)) {
       selected = ParsePatternFile(item);
     } else {
       throw PecanError("--patterns: '" + item +
-                       "' is neither a built-in family (race, atomicity, asv, all) nor a "
+                       "' is neither a built-in family (race, atomicity, asv, deadlock, all) nor a "
                        "pattern file");
     }
     for (Pattern& p : selected) {
@@ -96,6 +98,21 @@ std::vector<Pattern> SelectPatterns(const std::string& spec) {
   }
   if (!any) return Family("all");
   return out;
+}
+
+bool SelectsDeadlocks(const std::string& spec) {
+  std::istringstream items(spec.empty() ? std::string("all") : spec);
+  std::string item;
+  bool any = false;
+  while (std::getline(items, item, ',')) {
+    const size_t first = item.find_first_not_of(" \t");
+    const size_t last = item.find_last_not_of(" \t");
+    if (first == std::string::npos) continue;
+    item = item.substr(first, last - first + 1);
+    any = true;
+    if (item == "all" || item == "deadlock") return true;
+  }
+  return !any;
 }
 
 }  // namespace pecan

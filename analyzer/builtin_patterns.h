@@ -13,8 +13,12 @@ namespace pecan {
 const std::string& BuiltinPatternText();
 
 // Resolves AnalysisOptions::patterns: a comma-separated list of "race", "atomicity", "asv",
-// "all", and paths of pattern files (anything else that is not a family name). Empty = "all".
-// Throws PecanError for an unknown family name that is not an existing file.
+// "deadlock", "all", and paths of pattern files (anything else that is not a family name).
+// Empty = "all". "deadlock" selects no pattern here (see SelectsDeadlocks). Throws PecanError
+// for an unknown family name that is not an existing file.
 std::vector<Pattern> SelectPatterns(const std::string& spec);
+
+// Whether the spec asks for lock-order deadlock prediction ("deadlock", "all" or empty).
+bool SelectsDeadlocks(const std::string& spec);
 
 }  // namespace pecan

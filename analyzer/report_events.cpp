@@ -142,6 +142,8 @@ ReportSummary Summarize(const AnalysisResult& result) {
       ++summary.atomicity;
     else if (finding.pattern == "asv")
       ++summary.asv;
+    else if (finding.pattern == "deadlock")
+      ++summary.deadlocks;
     else
       ++summary.other;
     ++(finding.observed ? summary.observed : summary.predicted);
@@ -156,6 +158,7 @@ std::string SummaryLine(const ReportSummary& s) {
   std::string line = plural(s.findings, "finding", "findings") + ": " +
                      plural(s.races, "race", "races") + ", " + std::to_string(s.atomicity) +
                      " atomicity, " + std::to_string(s.asv) + " asv";
+  if (s.deadlocks) line += ", " + plural(s.deadlocks, "deadlock", "deadlocks");
   if (s.other) line += ", " + std::to_string(s.other) + " other";
   line += "; " + std::to_string(s.observed) + " observed, " + std::to_string(s.predicted) +
           " predicted";
@@ -199,6 +202,10 @@ std::string AccessVerb(EventKind kind) {
       return "atomically updates";
     case EventKind::kFree:
       return "frees";
+    case EventKind::kLock:
+      return "locks";
+    case EventKind::kReadLock:
+      return "read-locks";
     default:
       return "runs " + std::string(EventKindName(kind)) + " on";
   }
@@ -208,7 +215,20 @@ std::string PatternTitle(const std::string& pattern) {
   if (pattern == "race") return "data race";
   if (pattern == "atomicity") return "atomicity violation";
   if (pattern == "asv") return "atomic-set serializability violation";
+  if (pattern == "deadlock") return "lock-order deadlock";
   return "'" + pattern + "' pattern";
+}
+
+std::string DeadlockCycleText(const ReportFinding& described) {
+  std::string text;
+  for (size_t i = 0; i + 1 < described.events.size(); i += 2) {
+    const ReportEvent& held = described.events[i];
+    const ReportEvent& request = described.events[i + 1];
+    if (i) text += ", ";
+    text += held.thread_name + " holds '" + held.variable + "' (" + held.site.where +
+            ") and requests '" + request.variable + "' (" + request.site.where + ")";
+  }
+  return text;
 }
 
 std::string LocksText(const std::vector<ReportLock>& locks) {

@@ -57,7 +57,7 @@ struct ReportOrigin {
 };
 
 struct ReportSummary {
-  uint64_t findings = 0, races = 0, atomicity = 0, asv = 0, other = 0;
+  uint64_t findings = 0, races = 0, atomicity = 0, asv = 0, deadlocks = 0, other = 0;
   uint64_t observed = 0, predicted = 0;
 };
 
@@ -65,7 +65,8 @@ struct ReportSummary {
 std::vector<ReportFinding> DescribeFindings(const Trace& trace, const AnalysisResult& result,
                                             Symbolizer& symbolizer);
 ReportSummary Summarize(const AnalysisResult& result);
-// "3 findings: 1 race, 1 atomicity, 1 asv; 1 observed, 2 predicted" (user patterns: "1 other").
+// "3 findings: 1 race, 1 atomicity, 1 asv; 1 observed, 2 predicted" (deadlocks, when there are
+// any: ", 1 deadlock"; user patterns: ", 1 other").
 std::string SummaryLine(const ReportSummary& summary);
 
 // Small wording helpers shared by the formats.
@@ -73,6 +74,8 @@ std::string ThreadLabel(const Trace& trace, ThreadId thread);  // "T1" or the tr
 std::string AccessNoun(EventKind kind);  // "write", "read", "atomic store", "lock", ...
 std::string AccessVerb(EventKind kind);  // "writes", "reads", "atomically stores", ...
 std::string PatternTitle(const std::string& pattern);  // "data race", "atomicity violation", ...
-std::string LocksText(const std::vector<ReportLock>& locks);  // "{m1, rw (read)}" or "no lock"
+std::string LocksText(const std::vector<ReportLock>& locks);
+// A deadlock finding's cycle: "T1 holds 'a' (abba.c:12) and requests 'b' (abba.c:13), T2 ...".
+std::string DeadlockCycleText(const ReportFinding& described);  // "{m1, rw (read)}" or "no lock"
 
 }  // namespace pecan

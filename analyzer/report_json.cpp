@@ -54,6 +54,7 @@ json StatsJson(const AnalysisResult& result) {
               {"races", summary.races},
               {"atomicity", summary.atomicity},
               {"asv", summary.asv},
+              {"deadlocks", summary.deadlocks},
               {"other", summary.other},
               {"observed", summary.observed},
               {"predicted", summary.predicted}};

@@ -61,6 +61,13 @@ RuleText RuleFor(const std::string& pattern) {
             "One of the eleven problematic interleavings of Vaziri, Tip and Dolby (POPL 2006): "
             "a unit of work (atomic region) touching one or two locations of an atomic set is "
             "interleaved by another unit of work's accesses to the same set."};
+  if (pattern == "deadlock")
+    return {"LockOrderDeadlock",
+            "Lock-order deadlock: threads can each hold a lock the next one requests.",
+            "A cycle of the lock-order graph (a thread acquires l2 while holding l1): every "
+            "thread of the cycle can hold its lock and request the next one at the same time, "
+            "because no fork/join, notify/wait or barrier orders the nested acquisitions and no "
+            "common lock guards them; then they wait for each other forever."};
   return {pattern, "User-defined access-anomaly pattern '" + pattern + "'.",
           "A match of the user-defined access-anomaly pattern '" + pattern + "'."};
 }
@@ -113,7 +120,8 @@ std::string ResultText(const ReportFinding& described) {
     text += (i ? (i + 1 == described.variables.size() ? " and '" : ", '") : "'") +
             described.variables[i] + "'";
   text += " [" + finding.pattern + (finding.variant.empty() ? "" : " " + finding.variant) + "]: ";
-  for (size_t i = 0; i < described.events.size(); ++i) {
+  if (finding.pattern == "deadlock") text += DeadlockCycleText(described);
+  for (size_t i = 0; finding.pattern != "deadlock" && i < described.events.size(); ++i) {
     const ReportEvent& event = described.events[i];
     text += (i ? ", then " : "") + event.thread_name + " " + AccessVerb(event.kind) + " at " +
             event.site.where;

@@ -28,6 +28,9 @@ std::string Headline(const ReportFinding& described) {
     who += AccessNoun(event.kind) + " by " + event.thread_name;
   }
   std::string tag = finding.pattern + (finding.variant.empty() ? "" : " " + finding.variant);
+  if (finding.pattern == "deadlock")
+    return PatternTitle(finding.pattern) + " on " + variables + ": " +
+           DeadlockCycleText(described) + " [" + tag + "]";
   return PatternTitle(finding.pattern) + " on " + variables + " (" + who + ") [" + tag + "]";
 }
 

@@ -104,6 +104,7 @@ std::function<int()> SetupAnalyze(CLI::App& app) {
       ->type_name("TRACE");
   app.add_option("-p,--patterns", options->patterns,
                  "Which anomalies to look for: a comma-separated list of race, atomicity, asv, "
+                 "deadlock (lock-order cycles), "
                  "all (default: all), and/or the path of a pattern file of your own "
                  "(see PATTERNS.md, in share/doc/pecan of an installed pecan and in analyzer/ "
                  "of the source tree)")

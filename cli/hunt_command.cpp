@@ -171,8 +171,10 @@ void PrintFinding(size_t number, const SummaryFinding& finding,
   for (const auto& event : finding.events)
     if (variable.empty() && !event.variable.empty()) variable = event.variable;
   std::cout << number << ". " << finding.pattern << " " << finding.variant;
-  if (!variable.empty()) std::cout << " on '" << variable << "'";
-  if (finding.verdict.outcome == "hatched") {
+  if (!variable.empty() && finding.pattern != "deadlock") std::cout << " on '" << variable << "'";
+  if (finding.verdict.outcome == "deadlocked") {
+    std::cout << "  [confirmed: the replay deadlocked]";
+  } else if (finding.verdict.outcome == "hatched") {
     std::cout << "  [confirmed"
               << (finding.verdict.failure.empty()
                       ? ""
@@ -185,9 +187,13 @@ void PrintFinding(size_t number, const SummaryFinding& finding,
     std::cout << "  [its replay made the program fail: " << finding.verdict.failure << "]";
   }
   std::cout << "\n";
-  for (const auto& event : finding.events) {
-    std::cout << "     " << event.thread_name << " " << event.kind << "  " << event.site.text
-              << "\n";
+  const bool deadlock = finding.pattern == "deadlock";
+  for (size_t i = 0; i < finding.events.size(); ++i) {
+    const auto& event = finding.events[i];
+    // A deadlock's events are, per thread, the lock it holds and the one it then requests.
+    const std::string lock = event.variable.empty() ? "a lock" : "'" + event.variable + "'";
+    const std::string what = deadlock ? (i % 2 == 0 ? "holds " : "requests ") + lock : event.kind;
+    std::cout << "     " << event.thread_name << " " << what << "  " << event.site.text << "\n";
   }
   if (finding.verdict.outcome == "exposed")
     std::cout << "   what happened: " << finding.verdict.reason << "\n";
@@ -278,7 +284,7 @@ int RunHunt(const HuntOptions& options) {
   for (const auto& f : findings) {
     if (f.clip_path.empty())
       no_clip++;
-    else if (f.verdict.outcome == "hatched")
+    else if (f.verdict.confirmed())
       confirmed++;
     else if (f.verdict.outcome == "exposed")
       exposed++;
@@ -335,7 +341,7 @@ int RunHunt(const HuntOptions& options) {
     std::cout << "CONFIRMED by replay (" << confirmed << "):\n";
     size_t number = 0;
     for (const auto& f : findings)
-      if (f.verdict.outcome == "hatched") PrintFinding(++number, f, options.command);
+      if (f.verdict.confirmed()) PrintFinding(++number, f, options.command);
   }
   if (exposed > 0) {
     // Refuted as predicted, yet the replay, kept serialized to the end, made the program fail.
@@ -395,10 +401,9 @@ std::function<int()> SetupHunt(CLI::App& app) {
          "sections, default) or functions (also each function call, for check-then-act bugs "
          "whose steps each take their own lock)")
       ->check(CLI::IsMember({"locks", "functions"}));
-  app.add_option(
-      "--patterns", options->patterns,
-      "Which anomalies to look for: comma-separated race, atomicity, asv, all (default), "
-      "or the path of a pattern file");
+  app.add_option("--patterns", options->patterns,
+                 "Which anomalies to look for: comma-separated race, atomicity, asv, deadlock, all "
+                 "(default), or the path of a pattern file");
   app.add_option("--source-root", options->source_root,
                  "report.sarif names source files below this directory relative to it (uriBaseId "
                  "SRCROOT), as code scanning wants; default: the working directory")

@@ -199,6 +199,10 @@ FinalVerdict Conclude(const std::optional<proto::Verdict>& runtime_verdict, cons
       result.verdict = "exposed";
       DescribeFailure(v, end, timeout_seconds, expected_exit, result);
       return result;
+    case proto::Verdict::DEADLOCKED:
+      result.verdict = "deadlocked";
+      DescribeFailure(v, end, timeout_seconds, expected_exit, result);
+      return result;
     case proto::Verdict::INFEASIBLE:
       result.verdict = "infeasible";
       result.timed_out = result.timed_out || result.reason.rfind("time bound", 0) == 0;
@@ -226,7 +230,8 @@ FinalVerdict Conclude(const std::optional<proto::Verdict>& runtime_verdict, cons
 }
 
 int ExitStatusFor(const FinalVerdict& verdict) {
-  if (verdict.verdict == "hatched" || verdict.verdict == "followed" || verdict.verdict == "exposed")
+  if (verdict.verdict == "hatched" || verdict.verdict == "followed" ||
+      verdict.verdict == "exposed" || verdict.verdict == "deadlocked")
     return 0;
   if (verdict.verdict == "infeasible") return 3;
   return 2;
@@ -292,6 +297,8 @@ void PrintVerdictLine(std::ostream& out, const FinalVerdict& verdict, const prot
       line += "; then " + verdict.failure + ": " + verdict.failure_message;
   } else if (verdict.verdict == "exposed") {
     line += " -- " + verdict.reason + " (" + steps + " of the clip)";
+  } else if (verdict.verdict == "deadlocked") {
+    line += " (" + steps + "); then " + verdict.failure_message;
   } else {
     line += " -- " + verdict.reason + " (" + steps + ")";
   }

@@ -32,8 +32,8 @@ std::vector<AnomalyEventText> DescribeAnomaly(const proto::Clip& clip, bool race
 
 struct FinalVerdict {
   // "hatched", "followed" (a clip without anomaly events ran to its end), "exposed" (the run
-  // failed before the clip was done, after leaving it or while following it), "infeasible",
-  // "error"
+  // failed before the clip was done, after leaving it or while following it), "deadlocked" (a
+  // deadlock clip's threads blocked at their predicted requests), "infeasible", "error"
   std::string verdict;
   // "", "assertion", "crashed", "exit", "deadlock", "timeout"
   std::string failure;

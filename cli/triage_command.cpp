@@ -199,7 +199,7 @@ int RunTriage(const TriageOptions& options) {
     truncated += t.status == "truncated";
   }
   for (const auto& f : findings) {
-    confirmed += f.verdict.outcome == "hatched";
+    confirmed += f.verdict.confirmed();
     exposed += f.verdict.outcome == "exposed";
     refuted += f.verdict.outcome == "infeasible";
     replay_errors += f.verdict.outcome == "error";
@@ -328,9 +328,10 @@ std::function<int()> SetupTriage(CLI::App& app) {
   app.add_option("--regions", options->regions,
                  "Atomic regions: locks (default) or functions (see pecan hunt --help)")
       ->check(CLI::IsMember({"locks", "functions"}));
-  app.add_option("--patterns", options->patterns,
-                 "Anomalies to look for: comma-separated race, atomicity, asv, all (default), or "
-                 "the path of a pattern file");
+  app.add_option(
+      "--patterns", options->patterns,
+      "Anomalies to look for: comma-separated race, atomicity, asv, deadlock, all (default), or "
+      "the path of a pattern file");
   app.add_option("--source-root", options->source_root,
                  "summary.sarif names source files below this directory relative to it "
                  "(uriBaseId SRCROOT), as code scanning wants; default: the working directory")

@@ -45,9 +45,12 @@ struct SummaryEvent {
 
 // The outcome of replaying a finding's clip.
 struct SummaryVerdict {
-  // "hatched", "exposed" (the replay failed before the clip was done: a real failure, not the
-  // predicted anomaly), "infeasible", "error", or "" (not replayed)
+  // "hatched", "deadlocked" (a deadlock clip's cycle blocked: failure is "deadlock"), "exposed"
+  // (the replay failed before the clip was done: a real failure, not the predicted anomaly),
+  // "infeasible", "error", or "" (not replayed)
   std::string outcome;
+  // The replay showed the prediction: its anomaly formed, or its deadlock did.
+  bool confirmed() const { return outcome == "hatched" || outcome == "deadlocked"; }
   // hatched: what followed ("" or "crashed", "assertion", "exit", "deadlock", "timeout");
   // exposed: how the program failed
   std::string failure;
@@ -102,7 +105,7 @@ struct SummaryTrace {
 inline bool SummaryOrder(const SummaryFinding& a, const SummaryFinding& b) {
   auto rank = [](const SummaryFinding& f) {
     if (f.verdict.outcome == "exposed") return 0;
-    if (f.verdict.outcome == "hatched") return f.verdict.failure.empty() ? 1 : 0;
+    if (f.verdict.confirmed()) return f.verdict.failure.empty() ? 1 : 0;
     if (f.verdict.outcome.empty()) return 2;
     if (f.verdict.outcome == "infeasible") return 3;
     return 4;

@@ -79,7 +79,7 @@ inline constexpr const char* kScript = R"js(
 
 inline std::string VerdictText(const SummaryVerdict& verdict) {
   if (verdict.outcome.empty()) return "not replayed";
-  if (verdict.outcome == "hatched")
+  if (verdict.confirmed())
     return verdict.failure.empty() ? "confirmed" : "confirmed, " + verdict.failure;
   if (verdict.outcome == "exposed") return "failed: " + verdict.failure;
   return verdict.outcome;
@@ -99,7 +99,7 @@ inline std::string RenderSummaryHtml(const std::string& title,
   using namespace html_summary_detail;
   std::ostringstream html;
   size_t confirmed = 0, damaged = 0;
-  for (const auto& f : findings) confirmed += f.verdict.outcome == "hatched";
+  for (const auto& f : findings) confirmed += f.verdict.confirmed();
   for (const auto& t : traces) damaged += t.status == "damaged";
 
   html << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"

@@ -182,13 +182,14 @@ inline SummaryVerdict ReplayClip(const std::string& clip_path,
   }
   std::string outcome = json["verdict"].is_string() ? json["verdict"].get<std::string>() : "";
   verdict.outcome = outcome == "hatched" || outcome == "followed" || outcome == "infeasible" ||
-                            outcome == "exposed"
+                            outcome == "exposed" || outcome == "deadlocked"
                         ? outcome
                         : "error";
   if (json.contains("events") && json["events"].is_number_unsigned())
     verdict.events = json["events"];
   if (json.contains("reason") && json["reason"].is_string()) verdict.reason = json["reason"];
-  if (verdict.outcome == "hatched" || verdict.outcome == "followed" || verdict.outcome == "exposed")
+  if (verdict.outcome == "hatched" || verdict.outcome == "followed" ||
+      verdict.outcome == "exposed" || verdict.outcome == "deadlocked")
     ReadFailure(json, verdict);
   if (json.contains("divergence") && json["divergence"].is_string())
     verdict.divergence = json["divergence"];

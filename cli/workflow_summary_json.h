@@ -54,7 +54,7 @@ inline nlohmann::json FindingJson(const SummaryFinding& finding) {
                       {"trace_count", finding.traces.size()},
                       {"witnesses", finding.witnesses},
                       {"verdict", VerdictJson(finding.verdict)},
-                      {"confirmed", finding.verdict.outcome == "hatched"},
+                      {"confirmed", finding.verdict.confirmed()},
                       {"failed", !finding.verdict.failure.empty()}};
   if (!finding.clip_path.empty()) {
     json["clip"] = {

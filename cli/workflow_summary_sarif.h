@@ -146,7 +146,7 @@ inline nlohmann::json SummarySarif(const std::vector<SummaryFinding>& findings,
       rules.push_back({{"id", finding.pattern},
                        {"shortDescription", {{"text", RuleDescription(finding.pattern)}}}});
     }
-    const bool confirmed = finding.verdict.outcome == "hatched";
+    const bool confirmed = finding.verdict.confirmed();
     const bool exposed = finding.verdict.outcome == "exposed";
     std::string text = finding.pattern + " " + finding.variant;
     text += confirmed                         ? " confirmed by replay"

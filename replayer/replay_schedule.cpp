@@ -130,6 +130,23 @@ ReplaySchedule ReplaySchedule::FromClip(const proto::Clip& clip) {
     }
     schedule.anomaly.push_back(anomaly);
   }
+  if (schedule.pattern == "deadlock") {
+    // Per thread of the cycle: the acquisition it holds, then its request (not a step).
+    if (events.size() < 4 || events.size() % 2 != 0)
+      throw PecanError("a deadlock clip's finding must list a held lock and a request per thread");
+    for (int i = 1; i < events.size(); i += 2) {
+      auto thread = thread_by_clip_id.find(events[i].thread());
+      if (thread == thread_by_clip_id.end())
+        throw PecanError("deadlock request " + std::to_string(i / 2) + " names thread " +
+                         std::to_string(events[i].thread()) + ", which the clip does not list");
+      auto site = site_by_clip_id.find(events[i].site());
+      if (site == site_by_clip_id.end())
+        throw PecanError("deadlock request " + std::to_string(i / 2) + " names site " +
+                         std::to_string(events[i].site()) + ", which the clip does not list");
+      schedule.deadlock_requests.push_back(
+          {thread->second, site->second, static_cast<EventKind>(events[i].kind())});
+    }
+  }
   return schedule;
 }
 

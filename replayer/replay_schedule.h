@@ -57,6 +57,14 @@ struct AnomalyStep {
   uint32_t recorded_size = 0;
 };
 
+// A deadlock clip's request: the thread of the cycle that must end up blocked acquiring a lock
+// at `site` (the clip stops it just before).
+struct DeadlockRequest {
+  LogicalThread thread = kNoThread;
+  uint32_t site = 0;  // index into ReplaySchedule::sites
+  EventKind kind = EventKind::kLock;
+};
+
 struct ReplaySchedule {
   std::vector<ScheduleStep> steps;
   std::vector<ScheduleThread> threads;  // indexed by LogicalThread
@@ -65,6 +73,8 @@ struct ReplaySchedule {
   std::vector<AnomalyStep> anomaly;  // in the pattern's order
   std::string finding_id;
   std::string pattern;
+  // For a deadlock clip (pattern "deadlock"), one per thread of the cycle; else empty.
+  std::vector<DeadlockRequest> deadlock_requests;
   // Whether the clip says which steps are repeats (format 1.1 on). Without it, every access
   // must be a step and repeats are matched like any other access.
   bool knows_repeats = false;

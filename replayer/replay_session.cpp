@@ -2,9 +2,11 @@
 #include "replayer/replay_session.h"
 
 #include <sched.h>
+
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+#include <algorithm>
 
 #include "replayer/anomaly_breakpoint.h"
 #include "replayer/executed_clip.h"
@@ -160,6 +162,11 @@ void ReplaySession::OnScheduleFinished() {
   clip_done_.store(true, std::memory_order_release);
   UpdateVerdict([&](proto::Verdict& v) {
     v.set_steps_executed(executed);
+    if (IsDeadlockClip()) {
+      v.set_reason("followed all " + std::to_string(executed) +
+                   " steps: each thread of the cycle holds its lock and requests the next one");
+      return;
+    }
     // A clip without anomaly events asks only to follow the schedule; doing so is the result.
     if (schedule_.anomaly.empty()) {
       v.set_outcome(proto::Verdict::HATCHED);
@@ -193,6 +200,7 @@ void ReplaySession::OnStopped(const StopReport& report) {
                                                                : report.reason)
                         : "the run did not end within the time bound: " + report.reason;
       stuck_threads_ = scheduler_.StuckThreads();
+      cycle_blocked_ = IsDeadlockClip() && CycleBlocked(stuck_threads_);
       stuck_pending_.store(true, std::memory_order_release);
       return;
     }
@@ -235,6 +243,20 @@ void ReplaySession::Fail(const std::string& failure, const std::string& text,
     if (after_assertion) return;
     v.set_failure(failure);
     v.set_failure_message(text);
+    if (reached && IsDeadlockClip() && !hatched()) {
+      const std::string followed =
+          "followed all " + std::to_string(clip_steps) + " steps of the clip";
+      if (cycle_blocked_ && (failure == "deadlock" || failure == "timeout")) {
+        v.set_outcome(proto::Verdict::DEADLOCKED);
+        v.set_failure("deadlock");
+        v.set_reason("the predicted deadlock formed: " + followed + ", then " + text);
+      } else {
+        // A real failure of a real schedule, but not the predicted cycle.
+        v.set_outcome(proto::Verdict::EXPOSED);
+        v.set_reason(followed + ", then failed (not the predicted deadlock): " + text);
+      }
+      return;
+    }
     if (reached) {
       if (failure == "assertion" || failure == "deadlock" || failure == "timeout")
         v.set_reason(v.reason() + "; then " + text);
@@ -275,7 +297,15 @@ void ReplaySession::OnProgramExit(int status) {
          [&](proto::Verdict& v) { v.set_exit_status(status); });
     return;
   }
-  if (policy_.diverged() && !Reached()) {
+  if (IsDeadlockClip() && clip_done_.load(std::memory_order_acquire)) {
+    UpdateVerdict([&](proto::Verdict& v) {
+      v.set_outcome(proto::Verdict::INFEASIBLE);
+      v.set_reason("followed all " + std::to_string(clip_policy_.StepsExecuted()) +
+                   " steps of the clip, but the threads of the cycle did not block: the program "
+                   "ended normally (exit status " +
+                   std::to_string(status) + ")");
+    });
+  } else if (policy_.diverged() && !Reached()) {
     UpdateVerdict([&](proto::Verdict& v) {
       v.set_outcome(proto::Verdict::INFEASIBLE);
       v.set_reason("divergence: " + v.divergence() +
@@ -303,6 +333,19 @@ void ReplaySession::OnAssertionFailure(const char* assertion, const char* file, 
                      (function ? function : "?") + ": assertion `" + (assertion ? assertion : "?") +
                      "' failed";
   Fail("assertion", text, [&](proto::Verdict& v) { NoteFailingThread(v); });
+}
+
+bool ReplaySession::CycleBlocked(const std::vector<StuckThread>& threads) {
+  std::vector<uint64_t> runtime_pc;
+  locator_->Locate(schedule_, runtime_pc);
+  for (const DeadlockRequest& request : schedule_.deadlock_requests) {
+    const uint64_t pc = request.site < runtime_pc.size() ? runtime_pc[request.site] : 0;
+    const bool blocked = std::any_of(threads.begin(), threads.end(), [&](const StuckThread& t) {
+      return t.id == request.thread && IsAcquire(t.event.kind) && pc != 0 && t.event.pc == pc;
+    });
+    if (!blocked) return false;
+  }
+  return true;
 }
 
 void ReplaySession::NoteFailingThread(proto::Verdict& v) {

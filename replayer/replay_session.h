@@ -83,6 +83,12 @@ class ReplaySession final : public ReplayObserver {
   // After the watchdog stopped a stuck run (its threads now run freely): claims the deadlock or
   // hang only if the program is still running after kStuckConfirmation.
   void ConfirmStuck();
+  // A deadlock clip: its verdict is DEADLOCKED when, after the clip, the threads of the cycle
+  // block at their requests (CycleBlocked), INFEASIBLE when the program ends normally instead.
+  bool IsDeadlockClip() const { return !schedule_.deadlock_requests.empty(); }
+  // Whether every request of the deadlock clip's cycle is among `threads`, blocked in an
+  // acquisition at the request's site.
+  bool CycleBlocked(const std::vector<StuckThread>& threads);
   // The failing thread (the caller) and its last event's site, into the verdict.
   void NoteFailingThread(proto::Verdict& v);
   static constexpr std::chrono::milliseconds kStuckConfirmation{2000};
@@ -108,6 +114,7 @@ class ReplaySession final : public ReplayObserver {
   std::string stuck_failure_;               // "deadlock" or "timeout"
   std::string stuck_text_;
   std::vector<StuckThread> stuck_threads_;  // as they were when the run was stopped
+  bool cycle_blocked_ = false;              // CycleBlocked(stuck_threads_), set with them
   std::atomic_flag executed_clip_written_ = ATOMIC_FLAG_INIT;
   std::chrono::steady_clock::time_point start_;
 };

@@ -78,6 +78,12 @@ proto::Clip ClipFromPlan(const Trace& trace, const LocksetTable& locksets, const
   if (!trace.repeats_before.empty()) {
     for (EventIndex e : plan.steps) clip.add_step_repeats_before(trace.repeats_before[e]);
   }
+  // The finding's own sites too: a deadlock's requests are not steps, and the replay checks
+  // that the threads block at them.
+  for (EventIndex e : finding.events) {
+    if (e < trace.size_events() && trace.site[e] < site_used.size())
+      site_used[trace.site[e]] = true;
+  }
   for (SiteId s = 0; s < site_used.size(); ++s) {
     if (site_used[s]) *clip.add_sites() = SiteToProto(s, trace.sites[s]);
   }

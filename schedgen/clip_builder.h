@@ -19,7 +19,7 @@ proto::Finding FindingToMessage(const Trace& trace, const LocksetTable& locksets
                                 const Finding& finding);
 
 // `plan` must be ok. `trace_hash` is TraceContentHash of the trace file ("" for traces that
-// never were a file). Sites: only those the steps refer to, by their trace site ids.
+// never were a file). Sites: those the steps and the finding's events refer to, by trace site id.
 proto::Clip ClipFromPlan(const Trace& trace, const LocksetTable& locksets, const Finding& finding,
                          const ClipPlan& plan, const std::string& trace_hash);
 

@@ -146,10 +146,19 @@ void DumpText(ClipView& view, std::ostream& out) {
   out << "\n  generator  " << clip.generator() << "\n";
   out << "  steps      " << view.steps() << " in " << clip.run_thread_size() << " runs, "
       << clip.moved_steps_size() << " moved\n";
+  // A deadlock's events are, per thread, the lock it holds and its request, which the clip
+  // does not run: the replay blocks there.
+  const bool deadlock = f.pattern() == "deadlock";
   for (int k = 0; k < f.events_size(); ++k) {
     const auto& e = f.events(k);
-    out << "  anomaly " << (k + 1) << "/" << f.events_size() << "  step "
-        << (k < clip.anomaly_steps_size() ? std::to_string(clip.anomaly_steps(k)) : "?") << ": "
+    std::string where;
+    if (deadlock) {
+      where = k % 2 == 0 ? "holds" : "requests (after the clip)";
+    } else {
+      where = "step " + (k < clip.anomaly_steps_size() ? std::to_string(clip.anomaly_steps(k))
+                                                       : std::string("?"));
+    }
+    out << "  anomaly " << (k + 1) << "/" << f.events_size() << "  " << where << ": "
         << view.ThreadName(e.thread()) << " " << EventKindName(KindOf(e.kind())) << " "
         << Hex(e.address()) << " at " << view.SiteText(e.site());
     const std::string source = view.SourceText(e.site());

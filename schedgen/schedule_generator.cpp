@@ -55,6 +55,7 @@ ScheduleGenerator::ScheduleGenerator(const Trace& trace, const PorIndex& por)
       validator_(trace, por) {}
 
 ClipPlan ScheduleGenerator::Generate(const Finding& finding) const {
+  if (finding.pattern == "deadlock") return GenerateDeadlock(finding);
   ClipPlan plan;
   const PatternOrder order = PatternOrderOf(finding);
   plan.generator = finding.observed ? "observed-" + FamilyName(finding) : FamilyName(finding);

@@ -33,9 +33,16 @@ class ScheduleGenerator {
   // finding of the trace.
   ScheduleGenerator(const Trace& trace, const PorIndex& por);
 
+  // A deadlock finding (pattern "deadlock": per thread of the cycle, the acquisition of the lock
+  // it holds, then its request for the next) gets a schedule that brings every thread of the
+  // cycle to stand just before its request, each holding its lock (deadlock_plan.cpp); the
+  // replay's tail then makes the requests and the threads block. Other findings: PECAN's
+  // schedule showing the pattern.
   ClipPlan Generate(const Finding& finding) const;
 
  private:
+  ClipPlan GenerateDeadlock(const Finding& finding) const;
+
   const Trace& trace_;
   const PorIndex& por_;
   PatternScheduler scheduler_;

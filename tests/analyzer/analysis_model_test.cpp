@@ -169,7 +169,7 @@ TEST_CASE("Statistics: events, shared locations and time by family", "[analysis]
     families.insert(name);
     CHECK(seconds >= 0);
   }
-  CHECK(families == std::set<std::string>{"index", "race", "atomicity", "asv"});
+  CHECK(families == std::set<std::string>{"index", "race", "atomicity", "asv", "deadlock"});
   CHECK(result.stats.seconds_total > 0);
 }
 
