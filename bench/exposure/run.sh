@@ -7,16 +7,20 @@
 #   BUILD_DIR  a pecan build tree holding recorder/wrappers/pecan-cc and cli/pecan (default: build)
 #   RUNS       native runs per program (default: 200)
 #   FUZZ_RUNS  pecan fuzz runs per program and strategy (default: RUNS)
-# Environment: STRATEGIES (default "random pct2 pct3"; "" for native stress only).
+# Environment: STRATEGIES (default "random pct2 pct3"; "" for native stress only; add "hunt" for
+# HUNT_RUNS runs of `pecan hunt`, default 5: each records a new run, predicts and replays);
+# PROGRAMS (names without extension, default all).
 # A native run fails when it exits non-zero, dies of a signal, or is still running after 5 s (a
-# deadlock or hang); a fuzz run when pecan fuzz says it failed (its --timeout is 3 s). Correct
-# twins (`Expected failure: none`) must never fail.
+# deadlock or hang); a fuzz run when pecan fuzz says it failed (its --timeout is 3 s); a hunt when
+# one of its replays made the program fail (a deadlocked replay included) or its recorded run
+# deadlocked or hung. Correct twins (`Expected failure: none`) must never fail.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 build_dir=$(cd "${1:-build}" && pwd)
 runs=${2:-200}
 fuzz_runs=${3:-$runs}
+hunt_runs=${HUNT_RUNS:-5}
 run_timeout=5
 fuzz_timeout=3
 jobs=$(nproc)
@@ -88,6 +92,42 @@ print(len(failing), first, kinds, summary["counts"]["errors"])
 PY
 }
 
+# hunt_program NAME: runs `pecan hunt` HUNT_RUNS times on the pecan binary and writes "EXPOSED
+# FIRST_EXPOSING_HUNT FAILURE_KINDS ERRORS" like fuzz_strategy.
+hunt_program() {
+  local name=$1 run out status
+  for ((run = 1; run <= hunt_runs; run++)); do
+    out=$work/$name.hunt-$run
+    status=0
+    "$pecan" hunt --record-timeout 10 --timeout 10 -j "$jobs" -o "$out" -- "$work/$name.pecan" \
+      >"$out.log" 2>&1 || status=$?
+    echo "$status" >"$out.status"
+  done
+  python3 - "$work/$name.hunt" "$hunt_runs" >"$work/$name.hunt.result" <<'PY'
+import json, sys
+prefix, hunts = sys.argv[1], int(sys.argv[2])
+exposed, first, kinds, errors = 0, "-", set(), 0
+for run in range(1, hunts + 1):
+    status = int(open(f"{prefix}-{run}.status").read())
+    try:
+        verdicts = json.load(open(f"{prefix}-{run}/verdicts.json"))
+    except (OSError, ValueError):
+        errors += 1
+        continue
+    failures = [f["verdict"]["failure"] for f in verdicts["findings"]
+                if f.get("failed") and f.get("verdict")]
+    if verdicts.get("observed_hang"):
+        failures.append(verdicts["observed_hang"].get("kind") or "hang")
+    if status not in (0, 1):
+        errors += 1
+    if failures:
+        exposed += 1
+        first = run if first == "-" else first
+        kinds.update(failures)
+print(exposed, first, ",".join(sorted(kinds)) or "-", errors)
+PY
+}
+
 # strategy_columns header | NAME: the per-strategy columns, "failed/RUNS first-failing-run".
 strategy_columns() {
   local strategy failed first kinds errors
@@ -100,16 +140,20 @@ strategy_columns() {
     if [ "$failed" = - ]; then
       printf ' %-18s' "error"
     else
-      printf ' %-18s' "$failed/$fuzz_runs $first"
+      printf ' %-18s' "$failed/$(runs_of "$strategy") $first"
     fi
   done
+}
+
+runs_of() {
+  if [ "$1" = hunt ]; then echo "$hunt_runs"; else echo "$fuzz_runs"; fi
 }
 
 strategy_false_failures() {
   local total=0 strategy failed first kinds errors
   for strategy in "${strategies[@]}"; do
     read -r failed first kinds errors <"$work/$1.$strategy.result"
-    [ "$failed" = - ] && failed=$fuzz_runs errors=0
+    [ "$failed" = - ] && failed=$(runs_of "$strategy") errors=0
     total=$((total + failed + errors))
   done
   echo "$total"
@@ -121,7 +165,12 @@ expected_failure() {
 
 export -f compile_program stress_native
 started=$(date +%s)
-sources=("$here"/*.c "$here"/*.cpp)
+sources=()
+for source in "$here"/*.c "$here"/*.cpp; do
+  name=$(basename "${source%.*}")
+  # PROGRAMS="a b" measures only those programs (default: all).
+  if [ -z "${PROGRAMS:-}" ] || [[ " $PROGRAMS " == *" $name "* ]]; then sources+=("$source"); fi
+done
 
 echo "Building ${#sources[@]} programs (native and pecan) with $jobs jobs..." >&2
 printf '%s\0' "${sources[@]}" | xargs -0 -P "$jobs" -I{} bash -c 'compile_program "$1"' _ {}
@@ -131,10 +180,14 @@ for source in "${sources[@]}"; do basename "${source%.*}"; done |
   xargs -P "$jobs" -I{} bash -c 'stress_native "$1"' _ {}
 
 if [ "${#strategies[@]}" -gt 0 ]; then
-  echo "Running pecan fuzz (${strategies[*]}) $fuzz_runs times per program ($jobs runs at a time)..." >&2
+  echo "Running pecan fuzz (${strategies[*]}) $fuzz_runs times per program ($jobs runs at a time; hunt $hunt_runs times)..." >&2
   for source in "${sources[@]}"; do
     for strategy in "${strategies[@]}"; do
-      fuzz_strategy "$(basename "${source%.*}")" "$strategy"
+      if [ "$strategy" = hunt ]; then
+        hunt_program "$(basename "${source%.*}")"
+      else
+        fuzz_strategy "$(basename "${source%.*}")" "$strategy"
+      fi
     done
   done
 fi
@@ -164,7 +217,9 @@ done
 echo
 echo "Correct twins: $false_failures false failures in $((correct_programs * runs)) native runs of $correct_programs programs (must be 0)"
 if [ "${#strategies[@]}" -gt 0 ]; then
-  echo "Correct twins under pecan fuzz: $fuzz_false_failures false failures or errors in $((correct_programs * fuzz_runs * ${#strategies[@]})) runs (must be 0)"
+  per_program=0
+  for strategy in "${strategies[@]}"; do per_program=$((per_program + $(runs_of "$strategy"))); done
+  echo "Correct twins under pecan fuzz/hunt: $fuzz_false_failures false failures or errors in $((correct_programs * per_program)) runs (must be 0)"
 fi
 echo "Total time: $(($(date +%s) - started)) s"
 [ "$false_failures" -eq 0 ] && [ "$fuzz_false_failures" -eq 0 ]

@@ -82,6 +82,17 @@ TEST_CASE(
     CHECK(finding["events"][i]["kind"] == "lock");
   }
   CHECK(finding["events"][0]["thread"] != finding["events"][2]["thread"]);
+  // The analyzer's report: each request with the lock its thread holds.
+  const nlohmann::json report = e2e::ReadJson(dir + "/hunt/report.json")["findings"];
+  bool listed = false;
+  for (const auto& f : report) {
+    if (f["pattern"] != "deadlock") continue;
+    listed = true;
+    CHECK(f["events"][0]["locks_held"].empty());
+    CHECK(f["events"][1]["locks_held"] == nlohmann::json::array({f["events"][0]["variable"]}));
+    CHECK(f["events"][3]["locks_held"] == nlohmann::json::array({f["events"][2]["variable"]}));
+  }
+  CHECK(listed);
   const std::string clip = finding["clip"]["path"];
   for (int i = 0; i < 10; ++i) {
     const e2e::PecanRun replay =
@@ -95,6 +106,35 @@ TEST_CASE(
                Catch::Contains("waits for lock `alice") && Catch::Contains("waits for lock `bob"));
     CHECK(e2e::ExitStatus(replay.result) == 0);
   }
+}
+
+TEST_CASE(
+    "pecan triage --replay reports the transfer deadlock as confirmed, with both "
+    "acquisitions of each thread and the locks held",
+    "[e2e][deadlock][triage]") {
+  const std::string dir = e2e::FreshDirectory("deadlock-triage");
+  const std::string program = e2e::TestProgram("transfer");
+  const std::string trace = dir + "/transfer.pecan";
+  const e2e::PecanRun record =
+      e2e::RunPecan({"record", "-o", trace, "--", program}, dir + "/record.log", 60);
+  REQUIRE(e2e::ExitStatus(record.result) == 0);
+  const e2e::PecanRun triage = e2e::RunPecan(
+      {"triage", trace, "-o", dir + "/out", "--replay", "--", program}, dir + "/triage.log", 240);
+  INFO(triage.output);
+  const nlohmann::json summary = e2e::ReadJson(dir + "/out/summary.json");
+  const nlohmann::json findings = summary["findings"];
+  std::vector<nlohmann::json> deadlocks;
+  for (const auto& finding : findings) {
+    if (finding["pattern"] == "deadlock") deadlocks.push_back(finding);
+  }
+  REQUIRE(deadlocks.size() == 1);
+  CHECK(deadlocks[0]["confirmed"] == true);
+  CHECK(deadlocks[0]["verdict"]["outcome"] == "deadlocked");
+  REQUIRE(deadlocks[0]["events"].size() == 4);
+  CHECK(deadlocks[0]["events"][0]["variable"] == "alice");
+  CHECK(deadlocks[0]["events"][1]["variable"] == "bob");
+  const std::string html = e2e::ReadText(dir + "/out/summary.html");
+  CHECK_THAT(html, Catch::Contains("confirmed, deadlock"));
 }
 
 TEST_CASE("A cycle of three locks over three stages is predicted and deadlocks in replay",
