@@ -157,7 +157,8 @@ int RunConvert(const ConvertArgs& a) {
         for (const auto& m : reader.modules()) writer.AddModule(m);
         for (const auto& n : reader.names()) writer.AddName(n);
         events = StreamEvents(reader, [&writer](const Event& e, EventIndex) { writer.Append(e); });
-        writer.Finish(reader.meta().exit, reader.meta().dropped_events);
+        writer.Finish(reader.meta().exit, reader.meta().dropped_events,
+                      reader.meta().blocked_threads);
       });
       written = events;
     } else if (reader.complete() && to == "std") {

@@ -87,7 +87,9 @@ void CheckOptions(const HuntOptions& options) {
 constexpr int kRecordTimedOut = 124;
 
 // Records the program with `pecan record`, as the user would; its output goes to record.log.
-// Returns whether --record-timeout stopped it (a deadlock or a hang).
+// Returns whether the run did not end: --record-timeout stopped it (a deadlock or a hang), or
+// the runtime ended it because every thread was blocked (a deadlock, kDeadlockExitStatus with
+// the wait-for state in the trace; a program that exits 86 by itself has none).
 bool Record(const HuntOptions& options, const std::string& trace_path,
             const std::string& log_path) {
   char bound[32];
@@ -112,16 +114,23 @@ bool Record(const HuntOptions& options, const std::string& trace_path,
                      " (the full output is in " + log_path + ")");
   }
   const bool timed_out = result.exited && result.exit_status == kRecordTimedOut;
+  const bool deadlocked = result.exited && result.exit_status == kDeadlockExitStatus &&
+                          !TraceReader(trace_path).meta().blocked_threads.empty();
   std::cout << "pecan hunt: recorded " << options.command.front() << " into " << trace_path << " ("
-            << (timed_out ? "stopped after " + std::string(bound) + " s" : ended)
+            << (timed_out    ? "stopped after " + std::string(bound) + " s"
+                : deadlocked ? std::string("ended by pecan: every thread was blocked")
+                             : ended)
             << "); its output is in " << log_path << "\n";
   if (timed_out) {
     std::cout << "pecan hunt: the recorded run did not end within " << bound
               << " s (--record-timeout): a deadlock or a hang; its recorded clip shows where\n";
+  } else if (deadlocked) {
+    std::cout << "pecan hunt: the recorded run could not go on (every thread was blocked in "
+                 "synchronization): a deadlock; its recorded clip shows where\n";
   } else if (!result.exited || result.exit_status != options.expect_exit) {
     std::cout << "pecan hunt: note: the recorded run itself failed\n";
   }
-  return timed_out;
+  return timed_out || deadlocked;
 }
 
 // A recorded run that did not end, replayed as recorded: the replay stops where the run did and

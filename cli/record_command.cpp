@@ -7,6 +7,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +22,7 @@
 #include "cli/foreground_child.h"
 #include "cli/program_file.h"
 #include "cli/program_lookup.h"
+#include "cli/record_deadlock_text.h"
 #include "trace_format/error.h"
 #include "trace_format/signal_name.h"
 #include "trace_format/trace_reader.h"
@@ -47,6 +49,9 @@ record without `pecan record` by setting these variables itself:
   PECAN_ZSTD_LEVEL=N       zstd level of the chunks (default 1)               --zstd-level
   PECAN_FORK=stop|follow   a forked child records nothing (stop, default) or into its own file,
                            the trace name + .child-<pid> (follow)             --fork
+  PECAN_DEADLOCK_WAIT_MS=N every thread blocked in untimed synchronization for N ms with nothing
+                           moving ends the run as deadlocked, exit status 86 (default 1500;
+                           0: never)                                          --deadlock-wait
   PECAN_QUIET=1            silences the runtime's own messages                --quiet
 Replay uses PECAN_MODE=replay, PECAN_CLIP and PECAN_VERDICT (see `pecan replay --help`).)";
 
@@ -60,6 +65,7 @@ struct RecordOptions {
   std::string repeats;
   bool quiet = false;
   double timeout = 0;  // seconds; 0: none
+  std::optional<double> deadlock_wait;  // seconds; 0: never (default: the runtime's)
   int expect_exit = 0;
   std::vector<std::string> command;
 };
@@ -121,6 +127,9 @@ std::map<std::string, std::string> RuntimeEnvironment(const RecordOptions& optio
   if (!options.fork_policy.empty()) environment["PECAN_FORK"] = options.fork_policy;
   if (!options.repeats.empty()) environment["PECAN_REPEATS"] = options.repeats;
   if (options.quiet) environment["PECAN_QUIET"] = "1";
+  if (options.deadlock_wait)
+    environment["PECAN_DEADLOCK_WAIT_MS"] =
+        std::to_string(std::llround(*options.deadlock_wait * 1000));
   return environment;
 }
 
@@ -258,6 +267,15 @@ int RunRecord(const RecordOptions& options) {
     std::cerr << "\n";
     return kTimedOutStatus;
   }
+  // The runtime found every thread blocked for good, wrote who waits for what and ended the run.
+  if (const std::string deadlock = DescribeRecordedDeadlock(trace_path); !deadlock.empty()) {
+    std::cerr << "pecan: deadlock: " << deadlock << "\n"
+              << "pecan: every thread of " << options.command.front()
+              << " was blocked in synchronization, so the runtime ended it; the trace keeps what "
+                 "it did until then (`pecan dump` shows the wait-for state at its end; `pecan "
+                 "hunt` reports it with a clip that reproduces it)\n";
+    return kDeadlockExitStatus;
+  }
   if (WIFSIGNALED(status)) {
     int signal_number = WTERMSIG(status);
     std::cerr << "pecan: " << options.command.front() << " was killed by "
@@ -310,6 +328,15 @@ std::function<int()> SetupRecord(CLI::App& app) {
                  "SIGTERM, so the runtime finishes the trace, and SIGKILL 5 s later. pecan record "
                  "then exits with status 124")
       ->check(CLI::NonNegativeNumber)
+      ->type_name("SEC");
+  app.add_option("--deadlock-wait", options->deadlock_wait,
+                 "When every thread of the program has been blocked in untimed synchronization "
+                 "(a lock, a condition wait without timeout, a join, a barrier, a semaphore) for "
+                 "SEC seconds and nothing moved, the runtime writes who waits for what (held by "
+                 "whom, where) into the trace and ends the program; pecan record prints it and "
+                 "exits with status 86 (default 1.5; 0: never). Trylock loops, timed waits and "
+                 "sleeps are not blocked")
+      ->check(CLI::Range(0.0, 86400.0))
       ->type_name("SEC");
   app.add_option("--expect-exit", options->expect_exit,
                  "The program's normal exit status (default 0): another one is reported as a "

@@ -4,6 +4,7 @@
 
 #include <unordered_map>
 
+#include "recorder/blocked_call.h"
 #include "recorder/export.h"
 #include "recorder/real_functions.h"
 #include "recorder/spin_lock.h"
@@ -62,7 +63,11 @@ PECAN_EXPORT int pthread_barrier_wait(pthread_barrier_t* barrier) {
   const unsigned count = CountOf(Address(barrier));
   RecordSync(EventKind::kBarrierArrive, 0, Address(barrier), count, pc);
   BeforeBlockingOnOthers(EventKind::kBarrierDepart, Address(barrier), pc);
-  int result = REAL(pthread_barrier_wait)(barrier);
+  int result;
+  {
+    BlockedInCall blocked(pecan::BlockedOn::kBarrier, Address(barrier), pc);
+    result = REAL(pthread_barrier_wait)(barrier);
+  }
   AfterBlockingOnOthers();
   RecordSync(EventKind::kBarrierDepart, 0, Address(barrier), count, pc);
   return result;

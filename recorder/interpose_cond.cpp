@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <pthread.h>
 
+#include "recorder/blocked_call.h"
 #include "recorder/export.h"
 #include "recorder/real_functions.h"
 #include "recorder/thread_state.h"
@@ -66,7 +67,13 @@ PECAN_EXPORT int pthread_cond_wait(pthread_cond_t* cond, pthread_mutex_t* mutex)
   if (ReplaysWait())
     return ReplayedWait(cond, mutex, pc, [&] { return REAL(pthread_cond_wait)(cond, mutex); });
   BeforeWait(mutex, pc);
-  int result = REAL(pthread_cond_wait)(cond, mutex);
+  int result;
+  {
+    // Bit 0 of glibc's __wrefs: a condition shared with other processes, which may notify it.
+    BlockedInCall blocked(pecan::BlockedOn::kCondition, Address(cond), pc,
+                          (cond->__data.__wrefs & 1) == 0);
+    result = REAL(pthread_cond_wait)(cond, mutex);
+  }
   AfterWait(cond, mutex, result, pc);
   return result;
 }

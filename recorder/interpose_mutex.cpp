@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <pthread.h>
 
+#include "recorder/blocked_call.h"
 #include "recorder/export.h"
 #include "recorder/real_functions.h"
 #include "recorder/thread_state.h"
@@ -18,6 +19,14 @@ inline uint64_t Address(const volatile void* addr) {
 
 // glibc's mutex kind lives in the low bits of __kind (robust/PI/pshared flags above).
 constexpr int kMutexKindMask = 3;
+
+// glibc's PTHREAD_MUTEX_PSHARED_BIT in __kind: a mutex shared with other processes, which one
+// of them may unlock (not a wait the deadlock watch can judge).
+constexpr int kMutexSharedBit = 128;
+
+bool ProcessPrivate(const pthread_mutex_t* m) {
+  return (m->__data.__kind & kMutexSharedBit) == 0;
+}
 
 bool IsRecursive(const pthread_mutex_t* m) {
   return (m->__data.__kind & kMutexKindMask) == PTHREAD_MUTEX_RECURSIVE_NP;
@@ -63,7 +72,11 @@ PECAN_EXPORT int pthread_mutex_lock(pthread_mutex_t* m) {
   if (!ThreadRecordsEvents()) return REAL(pthread_mutex_lock)(m);
   const uint64_t pc = PECAN_CALLER_PC();
   BeforeMutexLock(m, pc);
-  int result = REAL(pthread_mutex_lock)(m);
+  int result;
+  {
+    BlockedInCall blocked(pecan::BlockedOn::kMutex, Address(m), pc, ProcessPrivate(m));
+    result = REAL(pthread_mutex_lock)(m);
+  }
   AfterBlockingSync();
   if (Acquired(result)) RecordLockIfOutermost(m, 0, pc);
   return result;
@@ -109,7 +122,11 @@ PECAN_EXPORT int pthread_spin_lock(pthread_spinlock_t* lock) {
   if (!ThreadRecordsEvents()) return REAL(pthread_spin_lock)(lock);
   const uint64_t pc = PECAN_CALLER_PC();
   BeforeBlockingSync(EventKind::kLock, Address(lock), pc);
-  int result = REAL(pthread_spin_lock)(lock);
+  int result;
+  {
+    BlockedInCall blocked(pecan::BlockedOn::kSpinlock, Address(lock), pc);
+    result = REAL(pthread_spin_lock)(lock);
+  }
   AfterBlockingSync();
   if (result == 0) RecordSync(EventKind::kLock, 0, Address(lock), 0, pc);
   return result;

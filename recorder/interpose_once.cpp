@@ -3,6 +3,7 @@
 #include <pthread.h>
 
 #include "recorder/atomic_stripes.h"
+#include "recorder/blocked_call.h"
 #include "recorder/export.h"
 #include "recorder/real_functions.h"
 #include "recorder/thread_state.h"
@@ -81,7 +82,11 @@ PECAN_EXPORT int __cxa_guard_acquire(int64_t* guard) {
   const uint64_t pc = PECAN_CALLER_PC();
   // Blocks while another thread runs the initializer, which needs the turn.
   BeforeBlockingOnOthers(EventKind::kHbAcquire, Address(guard), pc);
-  int must_initialize = REAL(__cxa_guard_acquire)(guard);
+  int must_initialize;
+  {
+    BlockedInCall blocked(pecan::BlockedOn::kStaticInit, Address(guard), pc);
+    must_initialize = REAL(__cxa_guard_acquire)(guard);
+  }
   AfterBlockingOnOthers();
   if (must_initialize == 0) WithGuardEvent(guard, EventKind::kAtomicLoad, kAcquireOrder, pc, [] {});
   return must_initialize;

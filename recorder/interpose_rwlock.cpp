@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <pthread.h>
 
+#include "recorder/blocked_call.h"
 #include "recorder/export.h"
 #include "recorder/real_functions.h"
 #include "recorder/thread_state.h"
@@ -18,34 +19,48 @@ inline uint64_t Address(const volatile void* addr) {
 
 }  // namespace
 
-// Each acquiring variant: `call` is the real function call, `kind` the event on success.
-#define PECAN_RWLOCK_ACQUIRE(name, kind, flags, blocking, params, args) \
-  PECAN_EXPORT int name params {                                        \
-    if (!ThreadRecordsEvents()) return REAL(name) args;                 \
-    const uint64_t pc = PECAN_CALLER_PC();                              \
-    if (blocking) BeforeBlockingSync(kind, Address(lock), pc);          \
-    int result = REAL(name) args;                                       \
-    if (blocking) AfterBlockingSync();                                  \
-    if (result == 0) RecordSync(kind, flags, Address(lock), 0, pc);     \
-    return result;                                                      \
+// Each acquiring variant: `kind` is the event on success; `blocking` calls wait for the
+// replay's turn first; `watched` ones (untimed) count as blocked for the deadlock watch, with
+// what they wait for (a rwlock shared with other processes does not: another may release it).
+#define PECAN_RWLOCK_ACQUIRE(name, kind, flags, blocking, watched, params, args)           \
+  PECAN_EXPORT int name params {                                                           \
+    if (!ThreadRecordsEvents()) return REAL(name) args;                                    \
+    const uint64_t pc = PECAN_CALLER_PC();                                                 \
+    if (blocking) BeforeBlockingSync(kind, Address(lock), pc);                             \
+    int result;                                                                            \
+    {                                                                                      \
+      BlockedInCall blocked(watched, Address(lock), pc,                                    \
+                            watched != BlockedOn::kUnspecified && !lock->__data.__shared); \
+      result = REAL(name) args;                                                            \
+    }                                                                                      \
+    if (blocking) AfterBlockingSync();                                                     \
+    if (result == 0) RecordSync(kind, flags, Address(lock), 0, pc);                        \
+    return result;                                                                         \
   }
 
-PECAN_RWLOCK_ACQUIRE(pthread_rwlock_rdlock, EventKind::kReadLock, 0, true,
+using pecan::BlockedOn;
+constexpr BlockedOn kNotWatched = BlockedOn::kUnspecified;
+
+PECAN_RWLOCK_ACQUIRE(pthread_rwlock_rdlock, EventKind::kReadLock, 0, true, BlockedOn::kReadLock,
                      (pthread_rwlock_t * lock), (lock))
 PECAN_RWLOCK_ACQUIRE(pthread_rwlock_tryrdlock, EventKind::kReadLock, pecan::kTryLockFlag, false,
-                     (pthread_rwlock_t * lock), (lock))
+                     kNotWatched, (pthread_rwlock_t * lock), (lock))
 PECAN_RWLOCK_ACQUIRE(pthread_rwlock_timedrdlock, EventKind::kReadLock, pecan::kTryLockFlag, true,
-                     (pthread_rwlock_t * lock, const timespec* abstime), (lock, abstime))
+                     kNotWatched, (pthread_rwlock_t * lock, const timespec* abstime),
+                     (lock, abstime))
 PECAN_RWLOCK_ACQUIRE(pthread_rwlock_clockrdlock, EventKind::kReadLock, pecan::kTryLockFlag, true,
+                     kNotWatched,
                      (pthread_rwlock_t * lock, clockid_t clock, const timespec* abstime),
                      (lock, clock, abstime))
-PECAN_RWLOCK_ACQUIRE(pthread_rwlock_wrlock, EventKind::kLock, 0, true, (pthread_rwlock_t * lock),
-                     (lock))
-PECAN_RWLOCK_ACQUIRE(pthread_rwlock_trywrlock, EventKind::kLock, pecan::kTryLockFlag, false,
+PECAN_RWLOCK_ACQUIRE(pthread_rwlock_wrlock, EventKind::kLock, 0, true, BlockedOn::kWriteLock,
                      (pthread_rwlock_t * lock), (lock))
+PECAN_RWLOCK_ACQUIRE(pthread_rwlock_trywrlock, EventKind::kLock, pecan::kTryLockFlag, false,
+                     kNotWatched, (pthread_rwlock_t * lock), (lock))
 PECAN_RWLOCK_ACQUIRE(pthread_rwlock_timedwrlock, EventKind::kLock, pecan::kTryLockFlag, true,
-                     (pthread_rwlock_t * lock, const timespec* abstime), (lock, abstime))
+                     kNotWatched, (pthread_rwlock_t * lock, const timespec* abstime),
+                     (lock, abstime))
 PECAN_RWLOCK_ACQUIRE(pthread_rwlock_clockwrlock, EventKind::kLock, pecan::kTryLockFlag, true,
+                     kNotWatched,
                      (pthread_rwlock_t * lock, clockid_t clock, const timespec* abstime),
                      (lock, clock, abstime))
 

@@ -8,6 +8,7 @@
 
 #include <atomic>
 
+#include "recorder/blocked_call.h"
 #include "recorder/export.h"
 #include "recorder/futex.h"
 #include "recorder/real_functions.h"
@@ -110,7 +111,11 @@ PECAN_EXPORT int pthread_join(pthread_t thread, void** result) {
   const uint64_t pc = PECAN_CALLER_PC();
   std::optional<uint32_t> serial = FindThreadHandle(thread);
   BeforeBlockingSync(EventKind::kJoin, serial.value_or(0), pc);
-  int error = QuietJoin([&] { return REAL(pthread_join)(thread, result); });
+  int error;
+  {
+    BlockedInCall blocked(pecan::BlockedOn::kJoin, serial ? uint64_t{*serial} : UINT64_MAX, pc);
+    error = QuietJoin([&] { return REAL(pthread_join)(thread, result); });
+  }
   AfterBlockingSync();
   if (error == 0) RecordJoin(thread, serial, pc);
   return error;

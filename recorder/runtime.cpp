@@ -163,6 +163,7 @@ void InitializeRuntime() {
       // for its turn in the clip's schedule. A forked child neither records nor replays.
       StartReplayMode(config->func_events, config->stack_accesses);
       config->fork_policy = ForkPolicy::kStop;
+      config->deadlock_wait_ms = 0;  // the replayer's watchdog judges a stuck replay
       if (getenv("PECAN_TRACE") == nullptr) config->trace_path = "/dev/null";
     }
     if (config->mode != RuntimeMode::kOff) {

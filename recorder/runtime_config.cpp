@@ -98,6 +98,7 @@ RuntimeConfig ReadRuntimeConfig() {
   config.stack_accesses = ReadFlag("PECAN_STACK_ACCESSES", false);
   config.chunk_events = ReadInt<uint32_t>("PECAN_CHUNK_EVENTS", 65536, 1, 1 << 26);
   config.zstd_level = ReadInt<int>("PECAN_ZSTD_LEVEL", 1, -7, 22);
+  config.deadlock_wait_ms = ReadInt<uint32_t>("PECAN_DEADLOCK_WAIT_MS", 1500, 0, 86'400'000);
 
   const char* repeats = Env("PECAN_REPEATS");
   if (repeats == nullptr || strcmp(repeats, "drop") == 0) {

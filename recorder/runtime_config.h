@@ -20,6 +20,9 @@ struct RuntimeConfig {
   int zstd_level = 1;  // the writer thread competes with the program: speed over size
   ForkPolicy fork_policy = ForkPolicy::kStop;
   bool quiet = false;
+  // Record mode: how long every thread must stay blocked in untimed synchronization before the
+  // runtime ends the run as deadlocked (deadlock_watch.h). 0: never.
+  uint32_t deadlock_wait_ms = 1500;
 };
 
 // Reads PECAN_* from the environment. Unknown values fall back to the defaults (with a

@@ -132,6 +132,9 @@ bool AttachCurrentThread(uint32_t serial, uint64_t entry_pc) {
   t.epoch_tag = kFirstEpochTag;
   t.repeats_left_out = 0;
   t.open_gates = 0;
+  t.watch_blocking = Config().mode == RuntimeMode::kRecord && Config().deadlock_wait_ms > 0;
+  t.blocking_calls = 0;
+  ring->blocking.tid = t.tid;
   InstallAltStack();
   if (exit_key_created) pthread_setspecific(exit_key, &first_round_marker);
   PublishRing(ring);

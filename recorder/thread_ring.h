@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cstdint>
 
+#include "recorder/blocking_state.h"
 #include "recorder/event_slot.h"
 
 namespace pecan::rt {
@@ -25,6 +26,8 @@ struct ThreadRing {
   std::atomic<uint64_t> producer_needs_head{0};
   std::atomic<bool> finished{false};   // set after the thread's last slot is published
   ThreadRing* next_pending = nullptr;  // link in the registration list
+  // Written at blocking calls and lock events only, on lines of its own.
+  alignas(64) BlockingState blocking;
 };
 
 // The writer's side of a full ring: publishes `head` and wakes the producer if it sleeps and

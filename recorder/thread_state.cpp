@@ -2,6 +2,7 @@
 // See thread_state.h for the slot discipline and why gates are closed while appending.
 #include "recorder/thread_state.h"
 
+#include "recorder/blocked_call.h"
 #include "recorder/futex.h"
 #include "recorder/global_stamp.h"
 #include "recorder/object_sequences.h"
@@ -133,6 +134,7 @@ void CommitStriped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t targe
 void EmitStamped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t target, uint64_t size,
                  uint64_t pc) {
   BeforeEvent(t, kind, pc, target, size);
+  NoteLockEvent(t, kind, target, pc);
   uint32_t saved;
   if (BeginStamped(t, saved)) CommitStamped(t, kind, flags, target, size, pc);
   EndStamped(t, saved);

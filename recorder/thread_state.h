@@ -49,6 +49,10 @@ struct ThreadState {
   // Set when one of the thread's synchronization events came after the end of the recording
   // and went unrecorded: its accesses stop too (StopRecordingAccesses).
   bool recording_over = false;
+  // The deadlock watch is on (PECAN_DEADLOCK_WAIT_MS > 0, record mode): blocking calls and lock
+  // events are published in the ring's BlockingState (blocked_call.h).
+  bool watch_blocking = false;
+  uint64_t blocking_calls = 0;  // untimed blocking calls entered so far
 };
 
 // constinit: no TLS wrapper call on each access (the state is zero-initialized).

@@ -4,13 +4,12 @@
 // of that event's sequence has been written (merge_turns.h).
 #include "recorder/trace_collector.h"
 
-#include <dirent.h>
-#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -21,6 +20,7 @@
 
 #include "recorder/global_stamp.h"
 #include "recorder/object_sequences.h"
+#include "recorder/process_tasks.h"
 #include "recorder/real_functions.h"
 #include "recorder/repeat_filter.h"
 #include "recorder/runtime.h"
@@ -46,34 +46,6 @@ int64_t MonotonicNs() {
   return int64_t(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
 }
 
-// True when the task's state in /proc/self/task/<tid>/stat is not Z: a main thread that called
-// pthread_exit stays listed as a zombie until the whole process ends.
-bool TaskAlive(const char* tid) {
-  char path[64];
-  snprintf(path, sizeof path, "/proc/self/task/%s/stat", tid);
-  const int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  char stat[256];
-  const ssize_t n = read(fd, stat, sizeof stat - 1);
-  close(fd);
-  if (n <= 0) return false;
-  stat[n] = '\0';
-  const char* name_end = strrchr(stat, ')');  // the name may hold spaces and parentheses
-  return name_end != nullptr && name_end[1] == ' ' && name_end[2] != 'Z' && name_end[2] != 'X';
-}
-
-// Live threads of this process right now (entries of /proc/self/task that are not zombies).
-size_t LiveThreadCount() {
-  DIR* tasks = opendir("/proc/self/task");
-  if (tasks == nullptr) return 0;
-  size_t count = 0;
-  while (const dirent* entry = readdir(tasks)) {
-    if (entry->d_name[0] != '.' && TaskAlive(entry->d_name)) ++count;
-  }
-  closedir(tasks);
-  return count;
-}
-
 void SleepNs(int64_t ns) {
   timespec pause{ns / 1'000'000'000, ns % 1'000'000'000};
   nanosleep(&pause, nullptr);
@@ -97,7 +69,8 @@ TraceCollector::TraceCollector(const RuntimeConfig& config, const TraceMeta& met
                 ModuleInfo{module.id, module.path, module.load_address, module.build_id});
           },
           [this](SiteId id, const SiteInfo& info) { writer_.AddSite(id, info); }),
-      sequence_numbered_(kObjectSequences, 0) {
+      sequence_numbered_(kObjectSequences, 0),
+      deadlock_watch_(config.mode == RuntimeMode::kRecord ? config.deadlock_wait_ms : 0) {
   sites_.ScanModules();
   last_flush_ns_ = MonotonicNs();
 }
@@ -156,6 +129,14 @@ void TraceCollector::Run() {
         MonotonicNs() - last_flush_ns_ > kFlushIntervalNs) {
       FlushFile();
     }
+    if (deadlock_watch_.enabled() && !write_failed_ &&
+        MonotonicNs() - last_deadlock_look_ns_ > DeadlockWatch::kLookIntervalNs) {
+      last_deadlock_look_ns_ = MonotonicNs();
+      std::vector<const ThreadRing*> rings;
+      for (const RingCursor& cursor : cursors_) rings.push_back(cursor.ring);
+      std::vector<BlockedThreadState> blocked = deadlock_watch_.Look(rings, last_deadlock_look_ns_);
+      if (!blocked.empty()) EndDeadlockedRun(std::move(blocked));
+    }
     if (InitialThreadExited() && MonotonicNs() - last_thread_count_ns_ > kThreadCountIntervalNs) {
       last_thread_count_ns_ = MonotonicNs();
       // Every program thread is gone: end the process as the last thread's exit would have.
@@ -170,6 +151,56 @@ void TraceCollector::Run() {
   }
   FinalDrain();
   state_.store(kDone, std::memory_order_release);
+}
+
+void TraceCollector::EndDeadlockedRun(std::vector<BlockedThreadState> blocked) {
+  if (finish_claimed_.exchange(true, std::memory_order_acq_rel)) return;
+  exit_ = ProgramExitInfo{true, true, kDeadlockExitStatus, 0};
+  deadlocked_ = std::move(blocked);
+  recording_closed.store(true, std::memory_order_release);
+  const std::string status = std::to_string(kDeadlockExitStatus);
+  RuntimeMessage(
+      "deadlock: every thread is blocked in synchronization; the trace says who waits for what "
+      "(pecan dump); ending the program with status ",
+      status.c_str());
+  FinalDrain();
+  state_.store(kDone, std::memory_order_release);
+  // Not exit(): the program's atexit handlers and destructors could wait for the locks its
+  // blocked threads hold. Its unflushed stdio output is lost, as when it is killed.
+  syscall(SYS_exit_group, kDeadlockExitStatus);
+}
+
+std::vector<BlockedThreadInfo> TraceCollector::ResolveBlockedThreads() {
+  std::vector<BlockedThreadInfo> resolved;
+  for (const BlockedThreadState& blocked : deadlocked_) {
+    const int64_t thread = ThreadOfSerial(blocked.serial);
+    if (thread < 0) continue;  // never began in the trace (cannot happen to a blocked thread)
+    BlockedThreadInfo info;
+    info.thread = ThreadId(thread);
+    info.on = blocked.on;
+    info.object = blocked.object;
+    info.site = sites_.Intern(blocked.pc & kLow48);
+    if (blocked.on == BlockedOn::kJoin) {
+      const int64_t joined =
+          blocked.object <= UINT32_MAX ? ThreadOfSerial(uint32_t(blocked.object)) : -1;
+      info.object = joined < 0 ? kUnknownJoinedThread : uint64_t(joined);
+    }
+    if (IsLockWait(blocked.on)) {
+      for (const BlockedThreadState& other : deadlocked_) {
+        const int64_t holder = ThreadOfSerial(other.serial);
+        if (holder < 0) continue;
+        for (const BlockedThreadState::Held& held : other.held)
+          if (held.lock == blocked.object)
+            info.holders.push_back(
+                LockHolderInfo{ThreadId(holder), sites_.Intern(held.pc), held.shared});
+      }
+    }
+    resolved.push_back(std::move(info));
+  }
+  std::sort(
+      resolved.begin(), resolved.end(),
+      [](const BlockedThreadInfo& a, const BlockedThreadInfo& b) { return a.thread < b.thread; });
+  return resolved;
 }
 
 void TraceCollector::FlushFile() {
@@ -273,7 +304,8 @@ void TraceCollector::ReadSequenceCounts() {
 void TraceCollector::WriteFooter() {
   if (write_failed_) return;
   try {
-    writer_.Finish(exit_, dropped_events.load(std::memory_order_relaxed) + given_up_stamps_);
+    writer_.Finish(exit_, dropped_events.load(std::memory_order_relaxed) + given_up_stamps_,
+                   ResolveBlockedThreads());
   } catch (const std::exception& error) {
     RuntimeMessage("cannot finish the trace: ", error.what());
     write_failed_ = true;

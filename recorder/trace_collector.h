@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "recorder/deadlock_watch.h"
 #include "recorder/merge_turns.h"
 #include "recorder/runtime_config.h"
 #include "recorder/site_table.h"
@@ -79,6 +80,11 @@ class TraceCollector {
   // Writes the stamped event in the two slots at `head` (the caller moves past them).
   void EmitStampedHead(RingCursor& cursor, uint64_t head);
   void ReleaseFinishedRings();
+  // Every thread is blocked for good: writes the trace with who waits for what and ends the
+  // process with kDeadlockExitStatus. Returns only if the program is already ending otherwise.
+  void EndDeadlockedRun(std::vector<BlockedThreadState> blocked);
+  // deadlocked_ as the trace has it (threads and sites of the trace), by thread.
+  std::vector<BlockedThreadInfo> ResolveBlockedThreads();
   void FlushFile();
   void WriteFooter();
   ThreadId AssignChild(ThreadId parent, uint32_t child_serial);
@@ -99,6 +105,9 @@ class TraceCollector {
   uint64_t events_at_flush_ = 0;  // writer_.events_written() at the last FlushFile
   int64_t last_flush_ns_ = 0;
   int64_t last_thread_count_ns_ = 0;
+  DeadlockWatch deadlock_watch_;
+  int64_t last_deadlock_look_ns_ = 0;
+  std::vector<BlockedThreadState> deadlocked_;  // set when the watch ended the run
   bool write_failed_ = false;
 
   pthread_t thread_{};

@@ -50,6 +50,48 @@ AddressName NameFromProto(const proto::AddressName& name) {
   return AddressName{name.address(), name.size(), name.name()};
 }
 
+proto::BlockedThread BlockedToProto(const BlockedThreadInfo& blocked) {
+  proto::BlockedThread p;
+  p.set_thread(blocked.thread);
+  p.set_on(static_cast<proto::BlockedOn>(blocked.on));
+  p.set_object(blocked.object);
+  p.set_site(blocked.site);
+  for (const LockHolderInfo& holder : blocked.holders) {
+    proto::LockHolder* h = p.add_holders();
+    h->set_thread(holder.thread);
+    h->set_site(holder.site);
+    h->set_shared(holder.shared);
+  }
+  return p;
+}
+
+BlockedThreadInfo BlockedFromProto(const proto::BlockedThread& blocked, const TraceTables& tables,
+                                   const std::string& where) {
+  auto check = [&](uint64_t id, size_t table_size, const char* what) {
+    if (id >= table_size)
+      throw PecanError(where + ": blocked thread names " + what + " " + std::to_string(id) +
+                       ", which the trace does not have");
+  };
+  BlockedThreadInfo info;
+  check(blocked.thread(), tables.threads.size(), "thread");
+  check(blocked.site(), tables.sites.size(), "site");
+  info.thread = blocked.thread();
+  info.site = blocked.site();
+  // A kind from a newer minor version reads as unspecified (a wait this pecan cannot name).
+  const int on = static_cast<int>(blocked.on());
+  info.on = on >= 0 && on <= static_cast<int>(kLastBlockedOn) ? static_cast<BlockedOn>(on)
+                                                              : BlockedOn::kUnspecified;
+  info.object = blocked.object();
+  if (info.on == BlockedOn::kJoin && info.object != kUnknownJoinedThread)
+    check(info.object, tables.threads.size(), "joined thread");
+  for (const proto::LockHolder& holder : blocked.holders()) {
+    check(holder.thread(), tables.threads.size(), "thread");
+    check(holder.site(), tables.sites.size(), "site");
+    info.holders.push_back(LockHolderInfo{holder.thread(), holder.site(), holder.shared()});
+  }
+  return info;
+}
+
 proto::TraceHeader HeaderFromMeta(const TraceMeta& meta) {
   proto::TraceHeader h;
   h.set_format_major(meta.format_major);

@@ -24,6 +24,11 @@ proto::AddressName NameToProto(const AddressName& name);
 ModuleInfo ModuleFromProto(const proto::Module& module);
 AddressName NameFromProto(const proto::AddressName& name);
 
+proto::BlockedThread BlockedToProto(const BlockedThreadInfo& blocked);
+// Throws PecanError prefixed with `where` when a thread or site id is not in `tables`.
+BlockedThreadInfo BlockedFromProto(const proto::BlockedThread& blocked, const TraceTables& tables,
+                                   const std::string& where);
+
 proto::TraceHeader HeaderFromMeta(const TraceMeta& meta);
 // Fills everything the header knows; the exit and dropped counts come from the footer.
 void MetaFromHeader(const proto::TraceHeader& header, TraceMeta& meta);

@@ -57,6 +57,56 @@ struct ProgramExitInfo {
   int32_t signal = 0;
 };
 
+// What a thread waited for when the recorder ended a run in which every thread was blocked
+// (proto/trace.proto, BlockedOn; the values are the format's).
+enum class BlockedOn : uint8_t {
+  kUnspecified = 0,
+  kMutex = 1,
+  kSpinlock = 2,
+  kReadLock = 3,   // rwlock, shared mode
+  kWriteLock = 4,  // rwlock, exclusive mode
+  kCondition = 5,
+  kJoin = 6,
+  kBarrier = 7,
+  kSemaphore = 8,
+  kStaticInit = 9,
+};
+inline constexpr BlockedOn kLastBlockedOn = BlockedOn::kStaticInit;
+
+// True for the waits that name who holds what the thread waits for.
+inline bool IsLockWait(BlockedOn on) {
+  return on == BlockedOn::kMutex || on == BlockedOn::kSpinlock || on == BlockedOn::kReadLock ||
+         on == BlockedOn::kWriteLock;
+}
+
+// BlockedThreadInfo::object of a join whose thread the trace does not know.
+inline constexpr uint64_t kUnknownJoinedThread = UINT64_MAX;
+
+// The exit status the recorder ends a run with when every thread was blocked (and the status
+// `pecan record` then exits with). Not 124 (--timeout); the replayer ends a stuck replay with it
+// too: in both the runtime, not the program, stopped the run.
+inline constexpr int kDeadlockExitStatus = 86;
+
+struct LockHolderInfo {
+  ThreadId thread = 0;
+  SiteId site = 0;  // where it took the lock
+  bool shared = false;
+
+  bool operator==(const LockHolderInfo&) const = default;
+};
+
+// One thread of a run the recorder ended because every live thread was blocked (a deadlock).
+struct BlockedThreadInfo {
+  ThreadId thread = 0;
+  BlockedOn on = BlockedOn::kUnspecified;
+  uint64_t object =
+      0;            // the object's address; kJoin: the joined ThreadId (or kUnknownJoinedThread)
+  SiteId site = 0;  // the blocking call
+  std::vector<LockHolderInfo> holders;  // lock waits: the threads that hold the lock
+
+  bool operator==(const BlockedThreadInfo&) const = default;
+};
+
 // Everything about a trace except its events.
 struct TraceMeta {
   uint32_t format_major = 0;
@@ -69,6 +119,8 @@ struct TraceMeta {
   RecorderSettingsInfo settings;
   ProgramExitInfo exit;
   uint64_t dropped_events = 0;
+  // Non-empty when the recorder ended the run because every thread was blocked (format 2.1).
+  std::vector<BlockedThreadInfo> blocked_threads;
 };
 
 // One event, as a value (the Trace stores columns; this is for building and iterating).

@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "trace_format/address_name_index.h"
+#include "trace_format/blocked_threads_text.h"
 #include "trace_format/std_format.h"
 
 namespace pecan {
@@ -168,15 +169,39 @@ nlohmann::json TablesJson(const Trace& tables, bool complete, const SiteDescribe
   nlohmann::json names = nlohmann::json::array();
   for (const auto& n : tables.names)
     names.push_back({{"address", Hex(n.address)}, {"size", n.size}, {"name", n.name}});
+  nlohmann::json blocked = nlohmann::json::array();
+  for (const BlockedThreadInfo& b : tables.meta.blocked_threads) {
+    nlohmann::json holders = nlohmann::json::array();
+    for (const LockHolderInfo& h : b.holders)
+      holders.push_back({{"thread", h.thread},
+                         {"site", h.site},
+                         {"where", describe(h.site)},
+                         {"shared", h.shared}});
+    nlohmann::json object = b.on == BlockedOn::kJoin
+                                ? (b.object == kUnknownJoinedThread ? nlohmann::json(nullptr)
+                                                                    : nlohmann::json(b.object))
+                                : nlohmann::json(Hex(b.object));
+    blocked.push_back({{"thread", b.thread},
+                       {"on", BlockedOnName(b.on)},
+                       {"object", object},
+                       {"site", b.site},
+                       {"where", describe(b.site)},
+                       {"holders", holders}});
+  }
   nlohmann::json exit = nullptr;
   if (tables.meta.exit.known)
     exit = {{"exited", tables.meta.exit.exited},
             {"exit_status", tables.meta.exit.exit_status},
             {"signal", tables.meta.exit.signal}};
-  return {{"type", "tables"},   {"complete", complete},
-          {"threads", threads}, {"sites", sites},
-          {"modules", modules}, {"names", names},
-          {"exit", exit},       {"dropped_events", tables.meta.dropped_events}};
+  return {{"type", "tables"},
+          {"complete", complete},
+          {"threads", threads},
+          {"sites", sites},
+          {"modules", modules},
+          {"names", names},
+          {"exit", exit},
+          {"dropped_events", tables.meta.dropped_events},
+          {"blocked_threads", blocked}};
 }
 
 void AppendEventText(std::string& out, const Trace& tables, const Namer& names, size_t thread_width,
@@ -310,6 +335,10 @@ void DumpEvents(const Trace& tables, bool complete,
     }
     if (buffer.size() >= (1 << 16)) flush();
   });
+  if (options.format == DumpFormat::kText && !tables.meta.blocked_threads.empty()) {
+    buffer += "# deadlock (every thread was blocked; the recorder ended the run): " +
+              DescribeBlockedThreads(tables, describe, symbols.name_address) + "\n";
+  }
   if (options.format == DumpFormat::kJson)
     buffer += TablesJson(tables, complete, describe)
                   .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +

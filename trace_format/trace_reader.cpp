@@ -212,15 +212,19 @@ struct TraceReader::Impl {
     data_end = at;
     footer_event_count = footer.event_count();
     footer_checksum = footer.checksum();
-    AdoptFooterMeta(footer);
+    AdoptFooterMeta(footer, at);
   }
 
-  void AdoptFooterMeta(const proto::TraceFooter& footer) {
+  // The footer's facts about the run; `tables` must already hold the footer's tables.
+  void AdoptFooterMeta(const proto::TraceFooter& footer, uint64_t at) {
     meta.exit.known = footer.has_exit();
     meta.exit.exited = footer.exit().exited();
     meta.exit.exit_status = footer.exit().exit_status();
     meta.exit.signal = footer.exit().signal();
     meta.dropped_events = footer.dropped_events();
+    meta.blocked_threads.clear();
+    for (const proto::BlockedThread& blocked : footer.blocked_threads())
+      meta.blocked_threads.push_back(BlockedFromProto(blocked, tables, Where(at)));
   }
 
   // Decompresses and decodes the chunk record in `payload` (read from `offset`).
@@ -260,7 +264,10 @@ struct TraceReader::Impl {
   void FooterWithoutTrailer(uint64_t offset, uint64_t events, size_t chunks) {
     proto::TraceFooter footer;
     if (!footer.ParseFromString(payload)) Corrupt(offset, "footer record does not parse");
-    AdoptFooterMeta(footer);
+    // Its tables complete the chunks' (a blocked thread's call may be a site no event used).
+    ApplyTableEntries(footer.threads(), footer.sites(), footer.modules(), footer.names(), tables,
+                      Where(offset));
+    AdoptFooterMeta(footer, offset);
     WarnTruncated(events, chunks, offset, "the trailer is missing (file cut after the footer)");
   }
 

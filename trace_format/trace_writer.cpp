@@ -252,7 +252,8 @@ void TraceWriter::Flush() {
   if (std::fflush(w.file) != 0) w.FailIo("write");
 }
 
-void TraceWriter::Finish(const ProgramExitInfo& exit, uint64_t dropped_events) {
+void TraceWriter::Finish(const ProgramExitInfo& exit, uint64_t dropped_events,
+                         const std::vector<BlockedThreadInfo>& blocked) {
   Impl& w = *impl_;
   if (w.finished) throw PecanError(w.path + ": Finish called twice");
   if (chunk_.count() > 0) w.WriteChunk(chunk_);
@@ -274,6 +275,7 @@ void TraceWriter::Finish(const ProgramExitInfo& exit, uint64_t dropped_events) {
     f.mutable_exit()->set_signal(exit.signal);
   }
   f.set_dropped_events(dropped_events);
+  for (const BlockedThreadInfo& thread : blocked) *f.add_blocked_threads() = BlockedToProto(thread);
 
   uint64_t footer_offset = w.offset;
   w.WriteRecord(framing::RecordType::kFooter, f.SerializeAsString());
@@ -301,7 +303,7 @@ void WriteTrace(const std::string& path, const Trace& trace, const TraceWriterOp
   for (const auto& m : trace.modules) writer.AddModule(m);
   for (const auto& n : trace.names) writer.AddName(n);
   for (EventIndex i = 0; i < trace.size_events(); ++i) writer.Append(trace.event(i));
-  writer.Finish(trace.meta.exit, trace.meta.dropped_events);
+  writer.Finish(trace.meta.exit, trace.meta.dropped_events, trace.meta.blocked_threads);
 }
 
 }  // namespace pecan

@@ -83,8 +83,11 @@ class TraceWriter {
   // far survives if the process dies now.
   void Flush();
 
-  // Flushes, writes the footer and closes the file. Further calls are errors.
-  void Finish(const ProgramExitInfo& exit = {}, uint64_t dropped_events = 0);
+  // Flushes, writes the footer and closes the file. Further calls are errors. `blocked` is the
+  // wait-for state of a run the recorder ended because every thread was blocked (its threads
+  // and sites must have been added).
+  void Finish(const ProgramExitInfo& exit = {}, uint64_t dropped_events = 0,
+              const std::vector<BlockedThreadInfo>& blocked = {});
 
   uint64_t events_written() const;
   uint64_t bytes_written() const;
