@@ -1,7 +1,7 @@
 // `pecan fuzz`: controlled exploration. Each run is a replay of the program's first event whose
-// continuation is a seeded strategy (random or PCT): one thread at a time, the next chosen among
-// those ready, so a run is a function of its seed, and a failing run leaves the clip of what it
-// executed, which fails the same way on every replay.
+// continuation is a seeded strategy (random, PCT or RaceFuzzer): one thread at a time, the next
+// chosen among those ready, so a run is a function of its seed, and a failing run leaves the
+// clip of what it executed, which fails the same way on every replay.
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -10,10 +10,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "analyzer/analysis.h"
 #include "cli/command.h"
+#include "cli/fuzz_race_targets.h"
 #include "cli/fuzz_report.h"
 #include "cli/program_file.h"
 #include "cli/program_lookup.h"
+#include "cli/workflow_child_process.h"
 #include "cli/workflow_job_runner.h"
 #include "cli/workflow_output_directory.h"
 #include "cli/workflow_progress_warnings.h"
@@ -23,6 +26,7 @@
 #include "trace_format/error.h"
 #include "trace_format/event_kind.h"
 #include "trace_format/output_file.h"
+#include "trace_format/trace_reader.h"
 
 namespace pecan::cli {
 namespace {
@@ -41,11 +45,14 @@ struct FuzzOptions {
   std::string output = "pecan-fuzz";
   bool keep_traces = false;
   std::string source_root;  // for SARIF; empty: the working directory
+  std::string races;        // racefuzzer: the report whose races to target
+  std::string race;         // racefuzzer: only this finding's pair
   std::vector<std::string> command;
 };
 
-const std::vector<std::string> kFuzzFiles = {"fuzz.json", "fuzz.sarif", "start.clip",
-                                             "failures/", "runs/",      "traces/"};
+const std::vector<std::string> kFuzzFiles = {"fuzz.json", "fuzz.sarif",      "start.clip",
+                                             "failures/", "runs/",           "traces/",
+                                             "races/",    "first-run.pecan", "first-run.log"};
 
 // The clip every run starts from: the main thread's first event (THREAD_BEGIN at no site), of
 // this very executable; everything after it is the strategy's.
@@ -94,6 +101,63 @@ SummaryVerdict RunOnce(const FuzzOptions& options, const std::string& strategy, 
   return ReplayClip(start_clip, options.command, settings, log, failure_clip);
 }
 
+// RaceFuzzer's first phase: the racing pairs of --races REPORT, or of the race analysis of one
+// recorded run (first-run.pecan). Writes each pair's start clip to races/ID.start.clip.
+std::vector<RaceTarget> PrepareRaceTargets(const FuzzOptions& options, const proto::Clip& start,
+                                           OutputDirectory& output,
+                                           std::vector<std::string>* clips) {
+  std::string trace_path;
+  std::vector<Finding> races;
+  if (!options.races.empty()) {
+    races = RaceFindingsOfReport(options.races, &trace_path);
+  } else {
+    trace_path = output.Claim("first-run.pecan");
+    const std::string log = output.Claim("first-run.log");
+    ChildSpec spec;
+    spec.argv = {SelfExecutable(),
+                 "record",
+                 "-o",
+                 trace_path,
+                 "--expect-exit",
+                 std::to_string(options.expect_exit),
+                 "--timeout",
+                 "60",
+                 "--"};
+    spec.argv.insert(spec.argv.end(), options.command.begin(), options.command.end());
+    spec.stdout_path = log;
+    spec.stderr_path = log;
+    RunChild(spec);
+    if (!fs::exists(trace_path)) {
+      const std::string why = LastPecanError(log);
+      throw PecanError("fuzz: cannot record a first run of " + options.command.front() + ": " +
+                       (why.empty() ? "no trace (see " + log + ")" : why));
+    }
+  }
+  const Trace trace = ReadTrace(trace_path);
+  if (options.races.empty()) {
+    AnalysisOptions analysis;
+    analysis.patterns = "race";
+    races = Analyze(trace, analysis).findings;
+  }
+  std::vector<RaceTarget> targets = RaceTargetsOf(trace, races);
+  if (!options.race.empty()) {
+    std::erase_if(targets, [&](const RaceTarget& t) { return t.id != options.race; });
+    if (targets.empty())
+      throw PecanError("fuzz: --race " + options.race + ": no race finding has that id (see " +
+                       (options.races.empty() ? trace_path : options.races) + ")");
+  }
+  for (const RaceTarget& target : targets) {
+    clips->push_back(output.Claim("races/" + target.id + ".start.clip"));
+    WriteClipFile(clips->back(), RaceStartClip(start, trace, target));
+  }
+  std::cout << "pecan fuzz: " << targets.size() << " racing pair"
+            << (targets.size() == 1 ? "" : "s") << " of statements to target"
+            << (options.races.empty() ? " (from a first recorded run, " + trace_path + ")"
+                                      : " (from " + options.races + ")")
+            << "\n";
+  return targets;
+}
+
 int RunFuzz(FuzzOptions options) {
   if (!options.command.empty() && options.command.front() == "--")
     options.command.erase(options.command.begin());
@@ -105,9 +169,22 @@ int RunFuzz(FuzzOptions options) {
     throw PecanError("fuzz: " + options.command.front() + " does not load " + kRuntimeLibrary +
                      ": build it with pecan-cc / pecan-c++ or pecan_instrument()");
   }
+  if (options.strategy != "racefuzzer" && (!options.races.empty() || !options.race.empty()))
+    throw PecanError("fuzz: --races and --race are for --strategy racefuzzer");
   OutputDirectory output(options.output, "fuzz", kFuzzFiles);
   const std::string start_clip = output.Claim("start.clip");
   WriteClipFile(start_clip, StartClip(program, options.command));
+
+  // RaceFuzzer: runs cycle through the racing pairs, each from a start clip that names its pair.
+  std::vector<RaceTarget> targets;
+  std::vector<std::string> target_clips;
+  if (options.strategy == "racefuzzer") {
+    targets = PrepareRaceTargets(options, ReadClipFile(start_clip), output, &target_clips);
+    if (targets.empty()) {
+      std::cout << "pecan fuzz: no racing pair of statements to target: nothing to run\n";
+      options.runs = 0;
+    }
+  }
 
   // PCT draws its change points over the run's length k: one random run of seed 0 measures it,
   // whatever --seed is, so `--seed S --runs 1` repeats run S of any earlier fuzz.
@@ -123,7 +200,7 @@ int RunFuzz(FuzzOptions options) {
   }
 
   std::vector<FuzzRun> runs(options.runs);
-  {
+  if (!runs.empty()) {
     ProgressWithWarnings progress(
         "pecan fuzz: " + std::to_string(options.runs) + " " + options.strategy + " runs",
         options.runs);
@@ -136,7 +213,12 @@ int RunFuzz(FuzzOptions options) {
           const std::string name = "run-" + std::to_string(run.seed);
           const std::string log = output.Claim("runs/" + name + ".log");
           if (options.keep_traces) run.trace = output.Claim("traces/" + name + ".pecan");
-          run.verdict = RunOnce(options, options.strategy, run.seed, steps, start_clip, log,
+          std::string clip = start_clip;
+          if (!targets.empty()) {
+            run.race_target = targets[n % targets.size()].id;
+            clip = target_clips[n % targets.size()];
+          }
+          run.verdict = RunOnce(options, options.strategy, run.seed, steps, clip, log,
                                 output.Claim("failures/" + name + ".clip"), run.trace);
           // A passing run's output is not worth keeping.
           if (!run.failed() && !run.error()) fs::remove(log);
@@ -154,6 +236,7 @@ int RunFuzz(FuzzOptions options) {
     settings["depth"] = options.depth;
     settings["steps"] = steps;
   }
+  if (options.strategy == "racefuzzer") settings["races"] = RaceTargetsJson(targets, runs);
   const nlohmann::json summary = FuzzJson(std::move(settings), runs, failures, options.command);
   WriteOutputFile(output.Claim("fuzz.json"),
                   summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
@@ -163,6 +246,7 @@ int RunFuzz(FuzzOptions options) {
               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
           "\n");
   PrintFuzzSummary(std::cout, options.strategy, runs, failures, options.command, options.output);
+  if (!targets.empty()) PrintRaceTargets(std::cout, targets, runs);
   if (!failures.empty()) return 1;
   return CountFuzzRuns(runs).errors > 0 ? 2 : 0;
 }
@@ -171,8 +255,10 @@ std::function<int()> SetupFuzz(CLI::App& app) {
   auto options = std::make_shared<FuzzOptions>();
   app.add_option("--strategy", options->strategy,
                  "random (default): at every event a uniformly random thread among those that "
-                 "can run; pct: PCT's priorities with --depth change points")
-      ->check(CLI::IsMember({"random", "pct"}));
+                 "can run; pct: PCT's priorities with --depth change points; racefuzzer: random, "
+                 "but a thread about to run a statement of a racing pair waits until another "
+                 "is about to race with it (see below)")
+      ->check(CLI::IsMember({"random", "pct", "racefuzzer"}));
   app.add_option("--runs", options->runs, "How many runs (default 100)")
       ->check(CLI::Range(size_t{1}, size_t{10000000}));
   app.add_option("--seed", options->seed,
@@ -204,6 +290,15 @@ std::function<int()> SetupFuzz(CLI::App& app) {
                  "Directory that source paths in fuzz.sarif are relative to (default: the "
                  "working directory)")
       ->type_name("DIR");
+  app.add_option("--races", options->races,
+                 "racefuzzer: target the races of this report (pecan analyze --format json, or "
+                 "hunt's report.json; its trace must be where the report says or beside it); "
+                 "default: the races of one recorded run (first-run.pecan)")
+      ->type_name("REPORT");
+  app.add_option("--race", options->race,
+                 "racefuzzer: target only the racing pair of this finding id (default: runs "
+                 "cycle through all pairs)")
+      ->type_name("ID");
   app.add_option("command", options->command, "The program and its arguments, after --")
       ->required()
       ->type_name("PROGRAM [ARGS...]");
@@ -223,6 +318,13 @@ std::function<int()> SetupFuzz(CLI::App& app) {
       "A bug of depth d in a program of n threads is found by one run with probability at least\n"
       "1/(n k^(d-1)). A thread that runs 10,000 events in a row while another could run is taken\n"
       "to spin and drops to the lowest priority.\n"
+      "\n"
+      "RaceFuzzer (Sen, PLDI 2008): the racing statement pairs of a race analysis; each run\n"
+      "targets one pair (runs cycle through them). A thread about to execute one of the pair's\n"
+      "statements is postponed until another thread is about to access the same bytes at one\n"
+      "of them, one of the two a write: a real race, listed in the run's `races` in fuzz.json,\n"
+      "and resolved by a coin (one goes first). When every thread that can run is postponed,\n"
+      "one is released at random, as is a thread postponed for 10,000 events.\n"
       "\n"
       "Exit status: 1 when a run failed, 0 when none did, 2 on errors.");
   return [options] { return RunFuzz(*options); };

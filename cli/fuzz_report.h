@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/fuzz_race_targets.h"
 #include "cli/workflow_finding_summary.h"
 #include "cli/workflow_replay_runner.h"
 #include "cli/workflow_summary_sarif.h"
@@ -21,7 +22,8 @@ namespace pecan::cli {
 struct FuzzRun {
   uint64_t seed = 0;
   SummaryVerdict verdict;
-  std::string trace;  // --keep-traces: the run's trace
+  std::string trace;        // --keep-traces: the run's trace
+  std::string race_target;  // racefuzzer: the id of the pair the run targeted
   bool failed() const { return !verdict.failure.empty(); }
   bool error() const { return verdict.outcome == "error" || verdict.outcome == "infeasible"; }
   const char* outcome() const { return failed() ? "failed" : error() ? "error" : "passed"; }
@@ -95,6 +97,11 @@ inline nlohmann::json FuzzJson(nlohmann::json settings, const std::vector<FuzzRu
       record["error"] = run.verdict.reason;
     }
     if (!run.trace.empty()) record["trace"] = run.trace;
+    if (!run.race_target.empty()) {
+      record["race_target"] = run.race_target;
+      record["races"] = run.verdict.races;
+      record["races_total"] = run.verdict.races_total;
+    }
     run_records.push_back(std::move(record));
   }
   nlohmann::json distinct = nlohmann::json::array();
@@ -167,6 +174,48 @@ inline nlohmann::json FuzzSarif(const std::vector<FuzzFailure>& failures, size_t
     results.push_back(std::move(result));
   }
   return SarifLog("pecan fuzz", std::move(rules), std::move(results), source_root);
+}
+
+// Per racing pair: how many runs targeted it, created a real race on it, and failed.
+struct RaceTargetCounts {
+  size_t runs = 0, with_race = 0, failed = 0;
+};
+
+inline RaceTargetCounts CountRaceTarget(const RaceTarget& target,
+                                        const std::vector<FuzzRun>& runs) {
+  RaceTargetCounts counts;
+  for (const FuzzRun& run : runs) {
+    if (run.race_target != target.id) continue;
+    ++counts.runs;
+    counts.with_race += run.verdict.races_total > 0;
+    counts.failed += run.failed();
+  }
+  return counts;
+}
+
+inline nlohmann::json RaceTargetsJson(const std::vector<RaceTarget>& targets,
+                                      const std::vector<FuzzRun>& runs) {
+  nlohmann::json json = nlohmann::json::array();
+  for (const RaceTarget& target : targets) {
+    const RaceTargetCounts counts = CountRaceTarget(target, runs);
+    json.push_back({{"id", target.id},
+                    {"statements", target.where},
+                    {"runs", counts.runs},
+                    {"runs_with_real_race", counts.with_race},
+                    {"runs_failed", counts.failed}});
+  }
+  return json;
+}
+
+inline void PrintRaceTargets(std::ostream& out, const std::vector<RaceTarget>& targets,
+                             const std::vector<FuzzRun>& runs) {
+  out << "\nRacing pairs (a real race: both threads about to access the same bytes, one "
+         "writing):\n";
+  for (const RaceTarget& target : targets) {
+    const RaceTargetCounts counts = CountRaceTarget(target, runs);
+    out << "  " << target.id << "  " << target.where << ": real race in " << counts.with_race
+        << " of " << counts.runs << " runs, failed in " << counts.failed << "\n";
+  }
 }
 
 // The text summary: failures first, each with its replay command.

@@ -255,9 +255,10 @@ std::function<int()> SetupReplay(CLI::App& app) {
                  "a divergence (default 0); the same clip and seed replay the same run");
   app.add_option("--strategy", options->strategy,
                  "How the run goes on after the clip: seeded (default: random choices in slices "
-                 "of up to 64 events), random (a random ready thread at every event) or pct "
-                 "(PCT priorities, see pecan fuzz --help)")
-      ->check(CLI::IsMember({"seeded", "random", "pct"}));
+                 "of up to 64 events), random (a random ready thread at every event), pct "
+                 "(PCT priorities, see pecan fuzz --help) or racefuzzer (random, postponing "
+                 "threads at the statements of the clip's race until a real race forms)")
+      ->check(CLI::IsMember({"seeded", "random", "pct", "racefuzzer"}));
   app.add_option("--depth", options->depth, "With --strategy pct: the bug depth d (default 3)")
       ->check(CLI::Range(1u, 64u));
   app.add_option("--steps", options->steps,

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/symbolizer.h"
+#include "cli/replay_race_text.h"
 #include "cli/replay_stuck_text.h"
 #include "trace_format/event_kind.h"
 #include "trace_format/signal_name.h"
@@ -188,6 +189,9 @@ FinalVerdict Conclude(const std::optional<proto::Verdict>& runtime_verdict, cons
   result.divergence = v.divergence();
   result.events = v.events_scheduled();
   result.idle_handovers = v.idle_handovers();
+  result.races = RealRacesJson(v);
+  result.races_total = v.races_total();
+  result.first_race = FirstRealRaceText(v);
   result.failure_clip = v.failure_clip();
   switch (v.outcome()) {
     case proto::Verdict::HATCHED:
@@ -260,6 +264,8 @@ void PrintVerdictJson(std::ostream& out, const FinalVerdict& verdict, const prot
   object["steps_total"] = verdict.steps_total;
   object["events"] = verdict.events;
   object["idle_handovers"] = verdict.idle_handovers;
+  object["races"] = verdict.races;
+  object["races_total"] = verdict.races_total;
   object["finding_id"] = clip.finding().id();
   object["pattern"] = clip.finding().pattern();
   object["variant"] = clip.finding().variant();
@@ -303,6 +309,12 @@ void PrintVerdictLine(std::ostream& out, const FinalVerdict& verdict, const prot
     line += " -- " + verdict.reason + " (" + steps + ")";
   }
   out << line << std::endl;
+  if (verdict.races_total > 0)
+    out << "pecan: real race" << (verdict.races_total > 1 ? "s: " : ": ") << verdict.first_race
+        << (verdict.races_total > 1
+                ? " (and " + std::to_string(verdict.races_total - 1) + " more, in --json)"
+                : "")
+        << std::endl;
   if (!verdict.failure_clip.empty())
     out << "pecan: failure clip: " << verdict.failure_clip << " (replays this run's failure)"
         << std::endl;

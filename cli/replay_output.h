@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/replay_program_run.h"
 #include "cli/replay_stuck_text.h"
 #include "proto/clip.pb.h"
@@ -50,6 +52,11 @@ struct FinalVerdict {
   int signal = 0;                  // the signal that ended the process, 0 if none
   uint64_t events = 0;             // events run one at a time (the clip's and after it)
   uint64_t idle_handovers = 0;     // turns the watchdog took from a stopped holder (timing)
+  // --strategy racefuzzer: the real races the run brought about (RealRacesJson), how many in
+  // all, and the first in words.
+  nlohmann::json races = nlohmann::json::array();
+  uint64_t races_total = 0;
+  std::string first_race;
   double seconds = 0;
 };
 

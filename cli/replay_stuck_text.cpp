@@ -1,91 +1,12 @@
-// DescribeStuckThreads: places to file:line and variable names through a small trace of the
-// modules involved, which the analyzer's Symbolizer reads like a recorded one.
+// DescribeStuckThreads: each stuck thread's places named by PlaceNames, in one clause.
 #include "cli/replay_stuck_text.h"
 
-#include <cstdio>
-#include <map>
-#include <optional>
 #include <regex>
 
-#include "analyzer/symbolizer.h"
-#include "trace_format/trace.h"
+#include "cli/verdict_place_names.h"
 
 namespace pecan::cli {
 namespace {
-
-std::string BaseName(const std::string& path) {
-  const size_t slash = path.find_last_of('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-std::string Hex(uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
-// The places' modules as a Trace: each module at a made-up load address of its own, so a
-// static object's offset names one module's symbol.
-class PlaceNames {
- public:
-  explicit PlaceNames(const proto::Verdict& verdict) {
-    for (const proto::StuckThread& thread : verdict.stuck_threads())
-      for (const proto::Place* place :
-           {&thread.at(), &thread.object(), &thread.held_at(), &thread.spin_at()})
-        Module(*place);
-    Module(verdict.failure_site());
-    symbolizer_.emplace(trace_);
-  }
-
-  // "abba.c:13" (or "module+0x..." without debug info); "" for no place.
-  std::string Code(const proto::Place& place) {
-    if (place.address() == 0 && place.module().empty()) return "";
-    const std::optional<uint32_t> module = Module(place);
-    if (!module) return Hex(place.address());
-    trace_.sites.push_back(SiteInfo{*module, place.offset()});
-    const SourceLocation location = symbolizer_->Resolve(trace_.sites.size() - 1);
-    if (!location.file.empty())
-      return BaseName(location.file) + ":" + std::to_string(location.line);
-    return BaseName(place.module()) + "+" + Hex(place.offset());
-  }
-
-  SourceLocation Source(const proto::Place& place) {
-    const std::optional<uint32_t> module = Module(place);
-    if (!module) return {};
-    trace_.sites.push_back(SiteInfo{*module, place.offset()});
-    return symbolizer_->Resolve(trace_.sites.size() - 1);
-  }
-
-  // "`counter`" for a static object, else its address.
-  std::string Object(const proto::Place& place) {
-    if (const std::optional<uint32_t> module = Module(place)) {
-      const uint64_t base = LoadAddressOf(*module);
-      if (auto name = symbolizer_->NameOfAddress(base + place.offset())) return "`" + *name + "`";
-    }
-    return Hex(place.address());
-  }
-
- private:
-  static uint64_t LoadAddressOf(uint32_t module) { return uint64_t{module} << 40; }
-
-  std::optional<uint32_t> Module(const proto::Place& place) {
-    if (place.module().empty()) return std::nullopt;
-    auto [entry, added] = ids_.try_emplace(place.module(), static_cast<uint32_t>(ids_.size() + 1));
-    if (added) {
-      ModuleInfo info;
-      info.id = entry->second;
-      info.path = place.module();
-      info.load_address = LoadAddressOf(info.id);
-      info.build_id = place.build_id();
-      trace_.modules.push_back(info);
-    }
-    return entry->second;
-  }
-
-  Trace trace_;
-  std::map<std::string, uint32_t> ids_;  // module path -> id in trace_
-  std::optional<Symbolizer> symbolizer_;
-};
 
 std::string WhatTheCallWaitsFor(const proto::StuckThread& thread, PlaceNames& names) {
   if (thread.event() == "join") return "waits to join a thread";

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "cli/workflow_swimlane_svg.h"
 
 namespace pecan::cli {
@@ -66,6 +68,10 @@ struct SummaryVerdict {
   int exit_status = 0;
   std::string reason;
   double seconds = 0;
+  // --strategy racefuzzer: the real races the replay brought about (pecan replay --json's
+  // "races") and how many in all.
+  nlohmann::json races = nlohmann::json::array();
+  uint64_t races_total = 0;
 };
 
 struct SummaryFinding {

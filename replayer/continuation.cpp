@@ -2,6 +2,7 @@
 #include "replayer/continuation.h"
 
 #include "replayer/pct_continuation.h"
+#include "replayer/race_fuzzer.h"
 #include "replayer/seeded_tail.h"
 
 namespace pecan::replay {
@@ -12,6 +13,9 @@ std::unique_ptr<Continuation> MakeContinuation(SyncModel& model,
     case ContinuationSettings::Strategy::kPct:
       return std::make_unique<PctContinuation>(model, settings.seed, settings.pct_depth,
                                                settings.pct_steps);
+    case ContinuationSettings::Strategy::kRaceFuzzer:
+      return std::make_unique<RaceFuzzerContinuation>(model, settings.seed, settings.racing_pcs,
+                                                      settings.on_race);
     case ContinuationSettings::Strategy::kRandom:
       return std::make_unique<SeededTail>(model, settings.seed, /*slices=*/false);
     case ContinuationSettings::Strategy::kSeeded:

@@ -1,16 +1,21 @@
 // How a replay goes on after its clip (or a divergence): the threads stay serialized and a
 // strategy picks who runs next among those ready (SyncModel). One strategy per file: SeededTail
-// (seeded random choices, in slices or at every event), PctContinuation (PCT's priorities).
+// (seeded random choices, in slices or at every event), PctContinuation (PCT's priorities),
+// RaceFuzzerContinuation (races brought about at a racing pair of statements).
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "replayer/schedule_policy.h"
 #include "replayer/sync_model.h"
 
 namespace pecan::replay {
+
+struct RealRace;
 
 class Continuation {
  public:
@@ -26,11 +31,15 @@ class Continuation {
 
 // The strategies' shared settings (pecan replay --strategy/--seed/--depth/--steps).
 struct ContinuationSettings {
-  enum class Strategy : uint8_t { kSeeded, kRandom, kPct };
+  enum class Strategy : uint8_t { kSeeded, kRandom, kPct, kRaceFuzzer };
   Strategy strategy = Strategy::kSeeded;
   uint64_t seed = 0;
   uint32_t pct_depth = 3;     // PCT's d: d-1 priority change points
   uint64_t pct_steps = 1000;  // PCT's k: the run length the change points are drawn over
+  // RaceFuzzer: the runtime PCs of the racing pair's statements (from the clip's finding), and
+  // where the real races it brings about go.
+  std::vector<uint64_t> racing_pcs;
+  std::function<void(const RealRace&)> on_race;
 };
 
 std::unique_ptr<Continuation> MakeContinuation(SyncModel& model,

@@ -28,6 +28,8 @@ ReplayOptions ReadReplayOptions() {
     const std::string_view name = strategy;
     if (name == "random") options.continuation.strategy = ContinuationSettings::Strategy::kRandom;
     if (name == "pct") options.continuation.strategy = ContinuationSettings::Strategy::kPct;
+    if (name == "racefuzzer")
+      options.continuation.strategy = ContinuationSettings::Strategy::kRaceFuzzer;
   }
   if (const char* depth = std::getenv("PECAN_PCT_DEPTH")) {
     const long value = std::strtol(depth, nullptr, 10);

@@ -23,7 +23,8 @@ struct ReplayOptions {
   // this seed (PECAN_REPLAY_SEED, default 0).
   uint64_t seed = 0;
   // How the run continues after the clip: the strategy and its settings (PECAN_REPLAY_STRATEGY
-  // = seeded (default) | random | pct, PECAN_PCT_DEPTH, PECAN_PCT_STEPS); the seed above.
+  // = seeded (default) | random | pct | racefuzzer, PECAN_PCT_DEPTH, PECAN_PCT_STEPS); the seed
+  // above. racefuzzer targets the statements of the clip's race finding.
   ContinuationSettings continuation;
   // The program's normal exit status (PECAN_EXPECT_EXIT, default 0): any other is a failure.
   int expected_exit_status = 0;

@@ -130,6 +130,10 @@ ReplaySchedule ReplaySchedule::FromClip(const proto::Clip& clip) {
     }
     schedule.anomaly.push_back(anomaly);
   }
+  for (const auto& event : events) {
+    auto site = site_by_clip_id.find(event.site());
+    schedule.finding_sites.push_back(site == site_by_clip_id.end() ? kNoSite : site->second);
+  }
   if (schedule.pattern == "deadlock") {
     // Per thread of the cycle: the acquisition it holds, then its request (not a step).
     if (events.size() < 4 || events.size() % 2 != 0)

@@ -73,6 +73,10 @@ struct ReplaySchedule {
   std::vector<AnomalyStep> anomaly;  // in the pattern's order
   std::string finding_id;
   std::string pattern;
+  // Per event of the clip's finding: its site (index into sites), or kNoSite when the clip's
+  // site table lacks it.
+  static constexpr uint32_t kNoSite = UINT32_MAX;
+  std::vector<uint32_t> finding_sites;
   // For a deadlock clip (pattern "deadlock"), one per thread of the cycle; else empty.
   std::vector<DeadlockRequest> deadlock_requests;
   // Whether the clip says which steps are repeats (format 1.1 on). Without it, every access

@@ -33,12 +33,6 @@ Scheduler::Options SchedulerOptions() {
   return options;
 }
 
-ContinuationSettings ContinuationFor(const ReplayOptions& options) {
-  ContinuationSettings settings = options.continuation;
-  settings.seed = options.seed;
-  return settings;
-}
-
 ReplaySchedule ScheduleFor(const proto::Clip& clip, const ReplayOptions& options,
                            bool& race_reversed) {
   ReplaySchedule schedule = ReplaySchedule::FromClip(clip);
@@ -56,7 +50,7 @@ ReplaySession::ReplaySession(ReplayOptions options, proto::Clip clip, Environmen
       exit_on_stop_(environment.exit_on_stop),
       create_thread_(environment.create_thread),
       clip_policy_(schedule_, *locator_),
-      policy_(clip_policy_, ContinuationFor(options_)),
+      policy_(clip_policy_, ContinuationFor()),
       scheduler_(policy_, *this, SchedulerOptions()),
       watchdog_(scheduler_, WatchdogOptionsFor(options_)),
       verdict_file_(options_.verdict_path),
@@ -67,6 +61,44 @@ ReplaySession::ReplaySession(ReplayOptions options, proto::Clip clip, Environmen
   verdict_.set_reason("replay started");
   if (!options_.executed_clip_path.empty()) scheduler_.LogExecutionTo(&execution_log_);
   policy_.OnDivergence([this](const std::string& description) { OnDiverged(description); });
+}
+
+ContinuationSettings ReplaySession::ContinuationFor() {
+  ContinuationSettings settings = options_.continuation;
+  settings.seed = options_.seed;
+  if (settings.strategy == ContinuationSettings::Strategy::kRaceFuzzer) {
+    std::vector<uint64_t> runtime_pc;
+    locator_->Locate(schedule_, runtime_pc);
+    for (uint32_t site : schedule_.finding_sites) {
+      if (site < runtime_pc.size() && runtime_pc[site] != 0 &&
+          std::find(settings.racing_pcs.begin(), settings.racing_pcs.end(), runtime_pc[site]) ==
+              settings.racing_pcs.end())
+        settings.racing_pcs.push_back(runtime_pc[site]);
+    }
+    if (settings.racing_pcs.empty())
+      Message(
+          "racefuzzer: the clip names no racing statement found in this process; the run "
+          "is random");
+    settings.on_race = [this](const RealRace& race) { OnRealRace(race); };
+  }
+  return settings;
+}
+
+void ReplaySession::OnRealRace(const RealRace& race) {
+  const uint64_t count = races_total_.fetch_add(1, std::memory_order_relaxed) + 1;
+  if (count > kMaxRealRaces) return;
+  auto fill = [&](LogicalThread thread, const EventView& event, proto::RaceAccess& access) {
+    access.set_thread(policy_.ThreadName(thread));
+    access.set_kind(static_cast<uint32_t>(event.kind));
+    SetPlace(event.pc, *locator_, *access.mutable_site());
+    SetPlace(event.addr, *locator_, *access.mutable_address());
+    access.set_size(event.size);
+  };
+  UpdateVerdict([&](proto::Verdict& v) {
+    proto::RealRace* real = v.add_races();
+    fill(race.first, race.first_event, *real->mutable_first());
+    fill(race.second, race.second_event, *real->mutable_second());
+  });
 }
 
 void ReplaySession::Start() {
@@ -118,6 +150,7 @@ void ReplaySession::UpdateVerdict(const std::function<void(proto::Verdict&)>& ch
   change(verdict_);
   verdict_.set_events_scheduled(policy_.StepsExecuted());
   verdict_.set_idle_handovers(watchdog_.idle_handovers());
+  verdict_.set_races_total(races_total_.load(std::memory_order_relaxed));
   verdict_.set_seconds(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
   if (!verdict_file_.path().empty() && !verdict_file_.Write(verdict_))

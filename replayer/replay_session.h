@@ -17,6 +17,7 @@
 #include "replayer/clip_follow_policy.h"
 #include "replayer/continued_clip_policy.h"
 #include "replayer/execution_log.h"
+#include "replayer/race_fuzzer.h"
 #include "replayer/replay_options.h"
 #include "replayer/replay_schedule.h"
 #include "replayer/scheduler.h"
@@ -61,12 +62,20 @@ class ReplaySession final : public ReplayObserver {
   void OnAssertionFailure(const char* assertion, const char* file, unsigned line,
                           const char* function);
 
+  // A real race the racefuzzer strategy brought about (called by the turn holder).
+  void OnRealRace(const RealRace& race);
+  // The verdict keeps this many real races; the rest are only counted.
+  static constexpr size_t kMaxRealRaces = 64;
+
   void OnAnomalyFormed() override;
   void OnScheduleFinished() override;
   void OnStopped(const StopReport& report) override;
 
  private:
   static void* WatchdogMain(void* session);
+  // The continuation's settings: the options', plus RaceFuzzer's racing PCs (the clip's finding
+  // sites where they are now) and its race sink.
+  ContinuationSettings ContinuationFor();
   void UpdateVerdict(const std::function<void(proto::Verdict&)>& change);
   void Message(const std::string& text) const;
   void StopAndEnd(StopCause cause, const std::string& reason);
@@ -115,6 +124,7 @@ class ReplaySession final : public ReplayObserver {
   std::string stuck_text_;
   std::vector<StuckThread> stuck_threads_;  // as they were when the run was stopped
   bool cycle_blocked_ = false;              // CycleBlocked(stuck_threads_), set with them
+  std::atomic<uint64_t> races_total_{0};
   std::atomic_flag executed_clip_written_ = ATOMIC_FLAG_INIT;
   std::chrono::steady_clock::time_point start_;
 };

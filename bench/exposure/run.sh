@@ -7,7 +7,8 @@
 #   BUILD_DIR  a pecan build tree holding recorder/wrappers/pecan-cc and cli/pecan (default: build)
 #   RUNS       native runs per program (default: 200)
 #   FUZZ_RUNS  pecan fuzz runs per program and strategy (default: RUNS)
-# Environment: STRATEGIES (default "random pct2 pct3"; "" for native stress only; add "hunt" for
+# Environment: STRATEGIES (default "random pct2 pct3"; also "racefuzzer"; "" for native stress
+# only; add "hunt" for
 # HUNT_RUNS runs of `pecan hunt`, default 5: each records a new run, predicts and replays);
 # PROGRAMS (names without extension, default all).
 # A native run fails when it exits non-zero, dies of a signal, or is still running after 5 s (a
@@ -67,12 +68,14 @@ stress_native() {
 }
 
 # fuzz_strategy NAME STRATEGY: runs `pecan fuzz` FUZZ_RUNS times on the pecan binary under one
-# strategy (random, pct2, pct3) and writes "FAILED FIRST_FAILING_RUN FAILURE_KINDS ERRORS".
+# strategy (random, pct2, pct3, racefuzzer) and writes "FAILED FIRST_FAILING_RUN FAILURE_KINDS
+# ERRORS RUNS_WITH_A_REAL_RACE RUNS" (racefuzzer runs nothing when the first run shows no race).
 fuzz_strategy() {
   local name=$1 strategy=$2 options out
   case $strategy in
     random) options=(--strategy random) ;;
     pct*) options=(--strategy pct --depth "${strategy#pct}") ;;
+    racefuzzer) options=(--strategy racefuzzer) ;;
   esac
   out=$work/$name.$strategy
   "$pecan" fuzz "${options[@]}" --runs "$fuzz_runs" --timeout "$fuzz_timeout" -j "$jobs" -o "$out" \
@@ -82,13 +85,14 @@ import json, sys
 try:
     summary = json.load(open(sys.argv[1]))
 except (OSError, ValueError):
-    print("- - - error")
+    print("- - - error 0 0")
     sys.exit()
 runs = summary["runs"]
 failing = [r for r in runs if r["outcome"] == "failed"]
 first = min((r["seed"] - summary["seed"] + 1 for r in failing), default="-")
 kinds = ",".join(sorted({r["failure"]["kind"] for r in failing})) or "-"
-print(len(failing), first, kinds, summary["counts"]["errors"])
+with_race = sum(1 for r in runs if r.get("races_total", 0) > 0)
+print(len(failing), first, kinds, summary["counts"]["errors"], with_race, len(runs))
 PY
 }
 
@@ -124,21 +128,27 @@ for run in range(1, hunts + 1):
         exposed += 1
         first = run if first == "-" else first
         kinds.update(failures)
-print(exposed, first, ",".join(sorted(kinds)) or "-", errors)
+print(exposed, first, ",".join(sorted(kinds)) or "-", errors, 0, hunts)
 PY
 }
 
-# strategy_columns header | NAME: the per-strategy columns, "failed/RUNS first-failing-run".
+# strategy_columns header | NAME: the per-strategy columns, "failed/RUNS first-failing-run";
+# racefuzzer adds "rN", the runs that created a real race on their targeted pair ("no races":
+# the first run showed none to target).
 strategy_columns() {
-  local strategy failed first kinds errors
+  local strategy failed first kinds errors with_race done_runs
   for strategy in "${strategies[@]}"; do
     if [ "$1" = header ]; then
       printf ' %-18s' "$strategy"
       continue
     fi
-    read -r failed first kinds errors <"$work/$1.$strategy.result"
+    read -r failed first kinds errors with_race done_runs <"$work/$1.$strategy.result"
     if [ "$failed" = - ]; then
       printf ' %-18s' "error"
+    elif [ "$strategy" = racefuzzer ] && [ "$done_runs" = 0 ]; then
+      printf ' %-18s' "no races"
+    elif [ "$strategy" = racefuzzer ]; then
+      printf ' %-18s' "$failed/$(runs_of "$strategy") $first r$with_race"
     else
       printf ' %-18s' "$failed/$(runs_of "$strategy") $first"
     fi
@@ -150,9 +160,9 @@ runs_of() {
 }
 
 strategy_false_failures() {
-  local total=0 strategy failed first kinds errors
+  local total=0 strategy failed first kinds errors with_race done_runs
   for strategy in "${strategies[@]}"; do
-    read -r failed first kinds errors <"$work/$1.$strategy.result"
+    read -r failed first kinds errors with_race done_runs <"$work/$1.$strategy.result"
     [ "$failed" = - ] && failed=$(runs_of "$strategy") errors=0
     total=$((total + failed + errors))
   done
