@@ -324,7 +324,8 @@ std::function<int()> SetupFuzz(CLI::App& app) {
       "statements is postponed until another thread is about to access the same bytes at one\n"
       "of them, one of the two a write: a real race, listed in the run's `races` in fuzz.json,\n"
       "and resolved by a coin (one goes first). When every thread that can run is postponed,\n"
-      "one is released at random, as is a thread postponed for 10,000 events.\n"
+      "one is released at random; all are released after 10,000 events in a row that only\n"
+      "read (a spin-wait), and any after 2,000,000 events.\n"
       "\n"
       "Exit status: 1 when a run failed, 0 when none did, 2 on errors.");
   return [options] { return RunFuzz(*options); };
@@ -333,7 +334,7 @@ std::function<int()> SetupFuzz(CLI::App& app) {
 }  // namespace
 
 PECAN_COMMAND("fuzz",
-              "Run a program many times under seeded schedules (random or PCT); every failure "
+              "Run a program many times under seeded schedules (random, PCT or RaceFuzzer); every failure "
               "comes with a clip that reproduces it",
               55, SetupFuzz);
 
