@@ -3,6 +3,8 @@
 // allocation site, raw addresses), the key formats, and the JSON file.
 #include <catch2/catch.hpp>
 
+#include <dlfcn.h>
+
 #include <filesystem>
 
 #include "analyzer/may_trigger.h"
@@ -51,6 +53,11 @@ void Enter(TraceBuilder& b, pecan::ThreadId t, const std::string& function) {
 }
 
 }  // namespace
+
+// A function of this test binary for the symbolizer to find (external linkage, not inlined).
+__attribute__((noinline)) int PecanMayTriggerTestMarker(int x) {
+  return x * 3 + 1;
+}
 
 TEST_CASE("May-trigger: DrFinder Figure 2's trace gives Table 1", "[maytrigger][paper]") {
   const MayTriggerRelations relations = Collect(StdTrace(pecan::testing::kDrFinderSigma1));
@@ -204,4 +211,33 @@ TEST_CASE("May-trigger: JSON round trip, merge, and bad files", "[maytrigger]") 
                                         "relations": {"f": "k"}})"),
                   pecan::PecanError);
   CHECK_THROWS_AS(MayTriggerRelations::Read("/nonexistent/mt.json"), pecan::PecanError);
+}
+
+TEST_CASE("May-trigger: a symbolized function entry is keyed by its name, its site aliased",
+          "[maytrigger]") {
+  // A FUNC_ENTRY inside PecanMayTriggerTestMarker of this very binary, as the recorder would
+  // store it (module + offset of an address inside the function).
+  Dl_info info{};
+  const auto function = reinterpret_cast<void*>(&PecanMayTriggerTestMarker);
+  REQUIRE(dladdr(function, &info) != 0);
+  REQUIRE(PecanMayTriggerTestMarker(1) == 4);
+  const uint64_t base = reinterpret_cast<uint64_t>(info.dli_fbase);
+  const uint64_t offset = reinterpret_cast<uint64_t>(function) - base + 1;
+  TraceBuilder b;
+  Trace& trace = b.mutable_trace();
+  trace.modules.push_back(
+      pecan::ModuleInfo{1, std::filesystem::read_symlink("/proc/self/exe").string(), base, ""});
+  trace.sites.push_back(pecan::SiteInfo{1, offset});
+  Name(b, 0x2000, 8, "m");
+  b.Add(0, EventKind::kFuncEntry, 0, 0, 0, 0);
+  b.Lock(0, 0x2000);
+
+  const MayTriggerRelations relations = Collect(trace);
+  REQUIRE(relations.ByFunction().size() == 1);
+  const std::string& key = relations.ByFunction().begin()->first;
+  CHECK(key == "PecanMayTriggerTestMarker(int)");
+  // The runtime sees only the entry PC: the alias table maps its code-address key to the name.
+  const std::string site_key = pecan::SiteKey(trace, 0);
+  CHECK(site_key.rfind("analyzer_tests+0x", 0) == 0);
+  CHECK(relations.EntrySites() == std::map<std::string, std::string>{{site_key, key}});
 }
