@@ -99,21 +99,21 @@ TEST_CASE(
                              {e2e::TestProgram("racefuzzer_figure1")});
   INFO(fuzzed.run.output);
   REQUIRE(fuzzed.summary["races"].size() == 2);
-  // z: statements 5 (line 22) and 7 (line 29).
-  const nlohmann::json z = Target(fuzzed.summary, 22, 29);
+  // z: statements 5 (line 26) and 7 (line 34).
+  const nlohmann::json z = Target(fuzzed.summary, 26, 34);
   REQUIRE(z.is_object());
   CHECK(z["runs"] == 40);
   CHECK(z["runs_with_real_race"] == 40);
   CHECK(z["runs_failed"].get<int>() >= 8);
   CHECK(z["runs_failed"].get<int>() <= 32);
-  // x: statements 1 (line 18) and 10 (line 32), ordered through y: no real race. (ERROR1 is
+  // x: statements 1 (line 22) and 10 (line 37), ordered through y: no real race. (ERROR1 is
   // reached in those runs too: thread1 waits at statement 1 until thread2 has set z.)
-  const nlohmann::json x = Target(fuzzed.summary, 18, 32);
+  const nlohmann::json x = Target(fuzzed.summary, 22, 37);
   REQUIRE(x.is_object());
   CHECK(x["runs"] == 40);
   CHECK(x["runs_with_real_race"] == 0);
   for (const auto& run : fuzzed.summary["runs"]) {
-    for (const auto& race : run["races"]) CHECK(RaceLines(race) == std::set<int>{22, 29});
+    for (const auto& race : run["races"]) CHECK(RaceLines(race) == std::set<int>{26, 34});
     if (run["outcome"] == "failed") {
       CHECK_THAT(run["failure"]["message"].get<std::string>(), Catch::Contains("ERROR1"));
     }
@@ -149,7 +149,7 @@ TEST_CASE("pecan fuzz --strategy racefuzzer takes its races from a report and on
   for (const auto& finding : findings) {
     std::set<int> lines;
     for (const auto& event : finding["events"]) lines.insert(event["site"]["line"].get<int>());
-    if (lines == std::set<int>{22, 29}) z_id = finding["id"];
+    if (lines == std::set<int>{26, 34}) z_id = finding["id"];
   }
   REQUIRE_FALSE(z_id.empty());
   const Fuzzed fuzzed = Fuzz(
