@@ -1,6 +1,7 @@
 // Built-in patterns as pattern-language text: the same parser and engine serve them and users'.
 #include "analyzer/builtin_patterns.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -56,18 +57,25 @@ std::vector<Pattern> Family(const std::string& family) {
   return out;
 }
 
+// The items of a spec, trimmed, empty ones left out; an empty spec is "all".
+std::vector<std::string> SpecItems(const std::string& spec) {
+  std::vector<std::string> out;
+  std::istringstream items(spec.empty() ? std::string("all") : spec);
+  std::string item;
+  while (std::getline(items, item, ',')) {
+    const size_t first = item.find_first_not_of(" \t");
+    const size_t last = item.find_last_not_of(" \t");
+    if (first != std::string::npos) out.push_back(item.substr(first, last - first + 1));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<Pattern> SelectPatterns(const std::string& spec) {
   std::vector<Pattern> out;
-  std::istringstream items(spec.empty() ? std::string("all") : spec);
-  std::string item;
   bool any = false;
-  while (std::getline(items, item, ',')) {
-    const size_t first = item.find_first_not_of(" \t");
-    const size_t last = item.find_last_not_of(" \t");
-    if (first == std::string::npos) continue;
-    item = item.substr(first, last - first + 1);
+  for (const std::string& item : SpecItems(spec)) {
     any = true;
     std::vector<Pattern> selected;
     if (item == "deadlock") {
@@ -101,18 +109,9 @@ std::vector<Pattern> SelectPatterns(const std::string& spec) {
 }
 
 bool SelectsDeadlocks(const std::string& spec) {
-  std::istringstream items(spec.empty() ? std::string("all") : spec);
-  std::string item;
-  bool any = false;
-  while (std::getline(items, item, ',')) {
-    const size_t first = item.find_first_not_of(" \t");
-    const size_t last = item.find_last_not_of(" \t");
-    if (first == std::string::npos) continue;
-    item = item.substr(first, last - first + 1);
-    any = true;
-    if (item == "all" || item == "deadlock") return true;
-  }
-  return !any;
+  const std::vector<std::string> items = SpecItems(spec);
+  return items.empty() || std::find(items.begin(), items.end(), "all") != items.end() ||
+         std::find(items.begin(), items.end(), "deadlock") != items.end();
 }
 
 }  // namespace pecan

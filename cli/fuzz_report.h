@@ -89,6 +89,7 @@ inline nlohmann::json FuzzJson(nlohmann::json settings, const std::vector<FuzzRu
     nlohmann::json record{{"seed", run.seed},
                           {"outcome", run.outcome()},
                           {"events", run.verdict.events},
+                          {"idle_handovers", run.verdict.idle_handovers},
                           {"seconds", run.verdict.seconds}};
     if (run.failed()) {
       record["failure"] = FuzzFailureJson(run.verdict);

@@ -27,6 +27,7 @@
 #include "cli/workflow_clip_picture.h"
 #include "cli/workflow_finding_summary.h"
 #include "cli/workflow_finding_view.h"
+#include "cli/workflow_html_summary.h"
 #include "cli/workflow_job_runner.h"
 #include "cli/workflow_output_directory.h"
 #include "cli/workflow_progress_warnings.h"
@@ -66,9 +67,9 @@ std::string Plural(size_t n, const std::string& word) {
 
 // What hunt writes in DIR. A previous hunt's files there are removed first, so nothing stale is
 // mistaken for new; anyone else's refuse the hunt before it starts (workflow_output_directory.h).
-const std::vector<std::string> kHuntFiles = {"trace.pecan",   "report.json", "report.sarif",
-                                             "verdicts.json", "record.log",  "clips/",
-                                             "replays/",      "failures/"};
+const std::vector<std::string> kHuntFiles = {"trace.pecan", "report.json",   "report.sarif",
+                                             "report.html", "verdicts.json", "record.log",
+                                             "clips/",      "replays/",      "failures/"};
 
 // What can be checked before anything runs, so a mistake costs no recording and leaves a
 // previous hunt's DIR alone: the program, and the pattern spec (a list or a pattern file).
@@ -332,6 +333,14 @@ int RunHunt(const HuntOptions& options) {
   // After replay, so what code scanning shows is what replay found (refuted ones left out).
   WriteOutputFile(output.Claim("report.sarif"),
                   SummarySarif(findings, ResolveSourceRoot(options.source_root)).dump(2) + "\n");
+  // The page triage writes, for this one trace: findings with verdicts and clip pictures.
+  SummaryTrace recorded;
+  recorded.path = trace_path;
+  recorded.status = "ok";
+  recorded.events = trace.size_events();
+  recorded.findings = findings.size();
+  WriteOutputFile(output.Claim("report.html"),
+                  RenderSummaryHtml("pecan hunt", {recorded}, findings));
 
   std::cout << "\n";
   if (hang) {
@@ -372,7 +381,8 @@ int RunHunt(const HuntOptions& options) {
         std::cout << "   " << f.id << ": " << f.verdict.reason << "\n";
   }
   std::cout << "\nDetails: " << dir
-            << "/verdicts.json (all verdicts), report.json, report.sarif, clips/, failures/\n";
+            << "/verdicts.json (all verdicts), report.html, report.json, report.sarif, clips/, "
+               "failures/\n";
   if (confirmed > 0 || exposed > 0 || record_timed_out) return 1;
   return errors > 0 ? 2 : 0;
 }

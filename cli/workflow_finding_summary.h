@@ -72,6 +72,9 @@ struct SummaryVerdict {
   // "races") and how many in all.
   nlohmann::json races = nlohmann::json::array();
   uint64_t races_total = 0;
+  // Turns the watchdog took from a holder blocked outside pecan's view: a timing-dependent
+  // choice, so a run with any may not repeat exactly from its seed.
+  uint64_t idle_handovers = 0;
 };
 
 struct SummaryFinding {

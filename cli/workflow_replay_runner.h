@@ -194,6 +194,8 @@ inline SummaryVerdict ReplayClip(const std::string& clip_path,
   if (json.contains("divergence") && json["divergence"].is_string())
     verdict.divergence = json["divergence"];
   if (json.contains("races") && json["races"].is_array()) verdict.races = json["races"];
+  if (json.contains("idle_handovers") && json["idle_handovers"].is_number_unsigned())
+    verdict.idle_handovers = json["idle_handovers"];
   if (json.contains("races_total") && json["races_total"].is_number_unsigned())
     verdict.races_total = json["races_total"];
   if (verdict.outcome == "error" && verdict.reason.empty())

@@ -38,21 +38,7 @@ ClipPlan ScheduleGenerator::GenerateDeadlock(const Finding& finding) const {
     return plan;
   }
   if (built.sections_moved > 0) plan.generator += "+oml";
-  bool validated = false;
-  if (auto pruned = pruner_.Prune(built.steps, order)) {
-    if (validator_.Check(*pruned, order)) {
-      plan.deferred_steps = built.steps.size() - pruned->size();
-      built.steps = std::move(*pruned);
-      validated = true;
-    }
-  }
-  if (!validated) {
-    const ValidationResult valid = validator_.Check(built.steps, order);
-    if (!valid) {
-      plan.reason = "the generated schedule breaks the model (a generator bug): " + valid.reason;
-      return plan;
-    }
-  }
+  if (!PruneAndValidate(order, built.steps, plan)) return plan;
   // The state the clip must end in: every thread of the cycle at its request, none past it.
   for (EventIndex request : requests) {
     if (std::find(built.steps.begin(), built.steps.end(), request) != built.steps.end()) {

@@ -54,6 +54,24 @@ ScheduleGenerator::ScheduleGenerator(const Trace& trace, const PorIndex& por)
       pruner_(trace, por),
       validator_(trace, por) {}
 
+bool ScheduleGenerator::PruneAndValidate(const PatternOrder& order, std::vector<EventIndex>& steps,
+                                         ClipPlan& plan) const {
+  // Moved events the anomaly does not need would run before its last event and could undo it
+  // (Jigsaw: the refilled queue); they run after the clip instead. Should the shorter schedule
+  // break a rule, the full one is kept.
+  if (auto pruned = pruner_.Prune(steps, order)) {
+    if (validator_.Check(*pruned, order)) {
+      plan.deferred_steps = steps.size() - pruned->size();
+      steps = std::move(*pruned);
+      return true;
+    }
+  }
+  const ValidationResult valid = validator_.Check(steps, order);
+  if (!valid)
+    plan.reason = "the generated schedule breaks the model (a generator bug): " + valid.reason;
+  return valid.ok;
+}
+
 ClipPlan ScheduleGenerator::Generate(const Finding& finding) const {
   if (finding.pattern == "deadlock") return GenerateDeadlock(finding);
   ClipPlan plan;
@@ -77,24 +95,7 @@ ClipPlan ScheduleGenerator::Generate(const Finding& finding) const {
   }
   if (built.sections_moved > 0) plan.generator += "+oml";
 
-  // Moved events the anomaly does not need would run before its last event and could undo it
-  // (Jigsaw: the refilled queue); they run after the clip instead. Should the shorter schedule
-  // break a rule, the full one is kept.
-  bool validated = false;
-  if (auto pruned = pruner_.Prune(built.steps, order)) {
-    if (validator_.Check(*pruned, order)) {
-      plan.deferred_steps = built.steps.size() - pruned->size();
-      built.steps = std::move(*pruned);
-      validated = true;
-    }
-  }
-  if (!validated) {
-    const ValidationResult valid = validator_.Check(built.steps, order);
-    if (!valid) {
-      plan.reason = "the generated schedule breaks the model (a generator bug): " + valid.reason;
-      return plan;
-    }
-  }
+  if (!PruneAndValidate(order, built.steps, plan)) return plan;
 
   // Pattern events are few: compare each step with them rather than hashing a million steps.
   plan.anomaly_steps.assign(finding.events.size(), 0);

@@ -42,6 +42,11 @@ class ScheduleGenerator {
 
  private:
   ClipPlan GenerateDeadlock(const Finding& finding) const;
+  // Leaves out the moved steps `order` does not need (SchedulePruner), keeping the full schedule
+  // should the pruned one break a rule, and validates the result; false (with plan.reason set)
+  // when it breaks the model. Sets plan.deferred_steps.
+  bool PruneAndValidate(const PatternOrder& order, std::vector<EventIndex>& steps,
+                        ClipPlan& plan) const;
 
   const Trace& trace_;
   const PorIndex& por_;

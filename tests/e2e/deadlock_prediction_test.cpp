@@ -93,6 +93,10 @@ TEST_CASE(
     CHECK(f["events"][3]["locks_held"] == nlohmann::json::array({f["events"][2]["variable"]}));
   }
   CHECK(listed);
+  // hunt's page: the finding, confirmed by a deadlock.
+  const std::string html = e2e::ReadText(dir + "/hunt/report.html");
+  CHECK_THAT(html, Catch::Contains(finding["id"].get<std::string>()));
+  CHECK_THAT(html, Catch::Contains("confirmed, deadlock"));
   const std::string clip = finding["clip"]["path"];
   for (int i = 0; i < 10; ++i) {
     const e2e::PecanRun replay =

@@ -177,14 +177,22 @@ TEST_CASE(
       CHECK(fuzzed.summary["counts"]["failed"] == 0);
       CHECK(fuzzed.summary["counts"]["errors"] == 0);
     }
-    // Runs are functions of their seeds: the first 10 again, event for event.
+    // Runs are functions of their seeds: the first 10 again, event for event — those in which
+    // the watchdog never had to take the turn from a thread blocked outside pecan's view (a
+    // timing-dependent choice, counted in idle_handovers; a loaded machine makes them).
     Fuzzed again = Fuzz(dir + "/" + name + "-again", {"--runs", "10"}, program);
     const nlohmann::json first = e2e::ReadJson(dir + "/" + name + "-random/fuzz.json");
     REQUIRE(again.summary.is_object());
+    size_t compared = 0;
     for (size_t i = 0; i < 10; ++i) {
       INFO(name << " seed " << i);
+      if (again.summary["runs"][i]["idle_handovers"] != 0 ||
+          first["runs"][i]["idle_handovers"] != 0)
+        continue;
+      ++compared;
       CHECK(again.summary["runs"][i]["events"] == first["runs"][i]["events"]);
     }
+    CHECK(compared >= 5);
   }
 }
 
