@@ -12,6 +12,7 @@
 
 #include "analyzer/analysis.h"
 #include "cli/command.h"
+#include "cli/fuzz_drfinder.h"
 #include "cli/fuzz_race_targets.h"
 #include "cli/fuzz_report.h"
 #include "cli/program_file.h"
@@ -50,9 +51,9 @@ struct FuzzOptions {
   std::vector<std::string> command;
 };
 
-const std::vector<std::string> kFuzzFiles = {"fuzz.json", "fuzz.sarif",      "start.clip",
-                                             "failures/", "runs/",           "traces/",
-                                             "races/",    "first-run.pecan", "first-run.log"};
+const std::vector<std::string> kFuzzFiles = {
+    "fuzz.json", "fuzz.sarif", "start.clip", "failures/",       "runs/",
+    "traces/",   "races/",     "drfinder/",  "first-run.pecan", "first-run.log"};
 
 // The clip every run starts from: the main thread's first event (THREAD_BEGIN at no site), of
 // this very executable; everything after it is the strategy's.
@@ -86,13 +87,15 @@ proto::Clip StartClip(const std::string& program, const std::vector<std::string>
 
 SummaryVerdict RunOnce(const FuzzOptions& options, const std::string& strategy, uint64_t seed,
                        uint64_t steps, const std::string& start_clip, const std::string& log,
-                       const std::string& failure_clip, const std::string& trace = "") {
+                       const std::string& failure_clip, const std::string& trace = "",
+                       const std::vector<std::string>& extra = {}) {
   ReplayRunSettings settings;
   settings.timeout_seconds = options.timeout;
   settings.expect_exit = options.expect_exit;
   settings.extra_arguments = {"--strategy", strategy, "--seed", std::to_string(seed), "-q"};
   if (!trace.empty())
     settings.extra_arguments.insert(settings.extra_arguments.end(), {"--trace", trace});
+  settings.extra_arguments.insert(settings.extra_arguments.end(), extra.begin(), extra.end());
   if (strategy == "pct") {
     settings.extra_arguments.insert(settings.extra_arguments.end(),
                                     {"--depth", std::to_string(options.depth), "--steps",
@@ -101,17 +104,10 @@ SummaryVerdict RunOnce(const FuzzOptions& options, const std::string& strategy, 
   return ReplayClip(start_clip, options.command, settings, log, failure_clip);
 }
 
-// RaceFuzzer's first phase: the racing pairs of --races REPORT, or of the race analysis of one
-// recorded run (first-run.pecan). Writes each pair's start clip to races/ID.start.clip.
-std::vector<RaceTarget> PrepareRaceTargets(const FuzzOptions& options, const proto::Clip& start,
-                                           OutputDirectory& output,
-                                           std::vector<std::string>* clips) {
-  std::string trace_path;
-  std::vector<Finding> races;
-  if (!options.races.empty()) {
-    races = RaceFindingsOfReport(options.races, &trace_path);
-  } else {
-    trace_path = output.Claim("first-run.pecan");
+// RaceFuzzer's and DrFinder's first phase: one recorded run (first-run.pecan), its path.
+std::string RecordFirstRun(const FuzzOptions& options, OutputDirectory& output) {
+  const std::string trace_path = output.Claim("first-run.pecan");
+  {
     const std::string log = output.Claim("first-run.log");
     ChildSpec spec;
     spec.argv = {SelfExecutable(),
@@ -132,6 +128,21 @@ std::vector<RaceTarget> PrepareRaceTargets(const FuzzOptions& options, const pro
       throw PecanError("fuzz: cannot record a first run of " + options.command.front() + ": " +
                        (why.empty() ? "no trace (see " + log + ")" : why));
     }
+  }
+  return trace_path;
+}
+
+// RaceFuzzer's first phase: the racing pairs of --races REPORT, or of the race analysis of one
+// recorded run (first-run.pecan). Writes each pair's start clip to races/ID.start.clip.
+std::vector<RaceTarget> PrepareRaceTargets(const FuzzOptions& options, const proto::Clip& start,
+                                           OutputDirectory& output,
+                                           std::vector<std::string>* clips) {
+  std::string trace_path;
+  std::vector<Finding> races;
+  if (!options.races.empty()) {
+    races = RaceFindingsOfReport(options.races, &trace_path);
+  } else {
+    trace_path = RecordFirstRun(options, output);
   }
   const Trace trace = ReadTrace(trace_path);
   if (options.races.empty()) {
@@ -205,21 +216,59 @@ int RunFuzz(FuzzOptions options) {
         "pecan fuzz: " + std::to_string(options.runs) + " " + options.strategy + " runs",
         options.runs);
     size_t done = 0;
+    // DrFinder: each run is scheduled by the may-trigger relations of the run before it (the
+    // first recorded run's for the first), so runs go one after the other; each is recorded,
+    // and its trace gives the races it observed and the relations for the next.
+    std::optional<MayTriggerRelations> relations;
+    std::optional<Trace> first_trace;
+    if (options.strategy == "drfinder") {
+      first_trace = ReadTrace(RecordFirstRun(options, output));
+      Symbolizer symbolizer(*first_trace);
+      relations = CollectMayTrigger(*first_trace, symbolizer, options.depth);
+      std::cout << "pecan fuzz: " << relations->size()
+                << " may-trigger relations from a first recorded run (first-run.pecan)\n";
+    }
+    const proto::Clip start = ReadClipFile(start_clip);
     RunJobs(
-        options.runs, options.jobs,
+        options.runs, relations ? 1 : options.jobs,
         [&](size_t n) {
           FuzzRun& run = runs[n];
           run.seed = options.seed + n;
           const std::string name = "run-" + std::to_string(run.seed);
           const std::string log = output.Claim("runs/" + name + ".log");
-          if (options.keep_traces) run.trace = output.Claim("traces/" + name + ".pecan");
+          if (options.keep_traces || relations)
+            run.trace = output.Claim("traces/" + name + ".pecan");
           std::string clip = start_clip;
+          std::vector<std::string> extra;
+          if (relations) {
+            clip = output.Claim("drfinder/" + name + ".clip");
+            const std::string input = output.Claim("drfinder/" + name + ".may-trigger");
+            WriteClipFile(
+                clip, WriteMayTriggerInput(*relations, *first_trace, start, options.depth, input));
+            extra = {"--may-trigger", input};
+          }
           if (!targets.empty()) {
             run.race_target = targets[n % targets.size()].id;
             clip = target_clips[n % targets.size()];
           }
           run.verdict = RunOnce(options, options.strategy, run.seed, steps, clip, log,
-                                output.Claim("failures/" + name + ".clip"), run.trace);
+                                output.Claim("failures/" + name + ".clip"), run.trace, extra);
+          if (relations && fs::exists(run.trace)) {
+            try {
+              const Trace trace = ReadTrace(run.trace);
+              const std::vector<HappensBeforeRace> observed = FindHappensBeforeRaces(trace);
+              run.verdict.races = ObservedRacesJson(trace, observed);
+              run.verdict.races_total = observed.size();
+              run.drfinder = true;
+              Symbolizer symbolizer(trace);
+              MayTriggerRelations next = CollectMayTrigger(trace, symbolizer, options.depth);
+              if (next.size() > 0) *relations = std::move(next);  // MTR': feedback
+            } catch (const std::exception& error) {
+              std::cerr << "pecan fuzz: run " << run.seed << ": its trace cannot be read ("
+                        << error.what() << "): no races observed\n";
+            }
+            if (!options.keep_traces) fs::remove(run.trace);
+          }
           // A passing run's output is not worth keeping.
           if (!run.failed() && !run.error()) fs::remove(log);
           if (!run.trace.empty() && !fs::exists(run.trace)) run.trace.clear();
@@ -257,14 +306,17 @@ std::function<int()> SetupFuzz(CLI::App& app) {
                  "random (default): at every event a uniformly random thread among those that "
                  "can run; pct: PCT's priorities with --depth change points; racefuzzer: random, "
                  "but a thread about to run a statement of a racing pair waits until another "
-                 "is about to race with it (see below)")
-      ->check(CLI::IsMember({"random", "pct", "racefuzzer"}));
+                 "is about to race with it; drfinder: random, but a lock acquisition another "
+                 "thread may trigger first is postponed until it has (see below)")
+      ->check(CLI::IsMember({"random", "pct", "racefuzzer", "drfinder"}));
   app.add_option("--runs", options->runs, "How many runs (default 100)")
       ->check(CLI::Range(size_t{1}, size_t{10000000}));
   app.add_option("--seed", options->seed,
                  "The first run's seed (default 0); run i uses seed S+i, so --seed S --runs 1 "
                  "repeats run S");
-  app.add_option("--depth", options->depth, "PCT's bug depth d (default 3)")
+  app.add_option("--depth", options->depth,
+                 "PCT's bug depth d; drfinder's call-stack depth of may-trigger relations "
+                 "(default 3)")
       ->check(CLI::Range(1u, 64u));
   app.add_option("--steps", options->steps,
                  "PCT's k, the run length its change points are drawn over (default: measured "
@@ -326,6 +378,15 @@ std::function<int()> SetupFuzz(CLI::App& app) {
       "and resolved by a coin (one goes first). When every thread that can run is postponed,\n"
       "one is released at random; all are released after 10,000 events in a row that only\n"
       "read (a spin-wait), and any after 2,000,000 events.\n"
+      "\n"
+      "DrFinder (Cai & Cao, ESEC/FSE 2015): may-trigger relations (a function on a thread's\n"
+      "call stack, --depth deep, -> the class of a lock it later takes: its global's name or\n"
+      "its heap block's allocation site) from a first recorded run. When a thread is about to\n"
+      "take a lock of a class another thread's current functions may trigger, it waits while\n"
+      "that thread is escorted to its own acquisition of the class: the lock order, and the\n"
+      "happens-before edge it made, are reversed. Every run is recorded; the races its trace\n"
+      "shows under happens-before are its `races` in fuzz.json, and its relations schedule the\n"
+      "next run, so runs go one at a time.\n"
       "\n"
       "Exit status: 1 when a run failed, 0 when none did, 2 on errors.");
   return [options] { return RunFuzz(*options); };

@@ -24,6 +24,7 @@ struct FuzzRun {
   SummaryVerdict verdict;
   std::string trace;        // --keep-traces: the run's trace
   std::string race_target;  // racefuzzer: the id of the pair the run targeted
+  bool drfinder = false;    // drfinder: `races` are those its trace showed under happens-before
   bool failed() const { return !verdict.failure.empty(); }
   bool error() const { return verdict.outcome == "error" || verdict.outcome == "infeasible"; }
   const char* outcome() const { return failed() ? "failed" : error() ? "error" : "passed"; }
@@ -98,8 +99,8 @@ inline nlohmann::json FuzzJson(nlohmann::json settings, const std::vector<FuzzRu
       record["error"] = run.verdict.reason;
     }
     if (!run.trace.empty()) record["trace"] = run.trace;
-    if (!run.race_target.empty()) {
-      record["race_target"] = run.race_target;
+    if (!run.race_target.empty()) record["race_target"] = run.race_target;
+    if (!run.race_target.empty() || run.drfinder) {
       record["races"] = run.verdict.races;
       record["races_total"] = run.verdict.races_total;
     }

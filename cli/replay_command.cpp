@@ -91,7 +91,8 @@ struct ReplayCliOptions {
   int expect_exit = 0;
   std::string before_each;
   std::string failure_clip;
-  std::string trace;  // --trace: record the replayed run here
+  std::string trace;        // --trace: record the replayed run here
+  std::string may_trigger;  // --may-trigger: drfinder's relations
   std::vector<std::string> command;
 };
 
@@ -177,6 +178,8 @@ int Replay(ReplayCliOptions options) {
   environment["PECAN_REPLAY_STRATEGY"] = options.strategy;
   environment["PECAN_PCT_DEPTH"] = std::to_string(options.depth);
   if (options.steps != 0) environment["PECAN_PCT_STEPS"] = std::to_string(options.steps);
+  if (!options.may_trigger.empty())
+    environment["PECAN_MAY_TRIGGER"] = std::filesystem::absolute(options.may_trigger).string();
   environment["PECAN_EXPECT_EXIT"] = std::to_string(options.expect_exit);
   if (!options.trace.empty())
     environment["PECAN_TRACE"] = std::filesystem::absolute(options.trace).string();
@@ -257,8 +260,14 @@ std::function<int()> SetupReplay(CLI::App& app) {
                  "How the run goes on after the clip: seeded (default: random choices in slices "
                  "of up to 64 events), random (a random ready thread at every event), pct "
                  "(PCT priorities, see pecan fuzz --help) or racefuzzer (random, postponing "
-                 "threads at the statements of the clip's race until a real race forms)")
-      ->check(CLI::IsMember({"seeded", "random", "pct", "racefuzzer"}));
+                 "threads at the statements of the clip's race until a real race forms) or "
+                 "drfinder (random, reversing lock orders --may-trigger predicts; see pecan "
+                 "fuzz --help)")
+      ->check(CLI::IsMember({"seeded", "random", "pct", "racefuzzer", "drfinder"}));
+  app.add_option("--may-trigger", options->may_trigger,
+                 "With --strategy drfinder: the may-trigger relations (written by pecan fuzz "
+                 "--strategy drfinder, next to the clip it runs)")
+      ->type_name("FILE");
   app.add_option("--depth", options->depth, "With --strategy pct: the bug depth d (default 3)")
       ->check(CLI::Range(1u, 64u));
   app.add_option("--steps", options->steps,

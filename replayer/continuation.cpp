@@ -1,6 +1,7 @@
 // MakeContinuation: the strategy a replay continues with.
 #include "replayer/continuation.h"
 
+#include "replayer/drfinder.h"
 #include "replayer/pct_continuation.h"
 #include "replayer/race_fuzzer.h"
 #include "replayer/seeded_tail.h"
@@ -16,6 +17,9 @@ std::unique_ptr<Continuation> MakeContinuation(SyncModel& model,
     case ContinuationSettings::Strategy::kRaceFuzzer:
       return std::make_unique<RaceFuzzerContinuation>(model, settings.seed, settings.racing_pcs,
                                                       settings.on_race);
+    case ContinuationSettings::Strategy::kDrFinder:
+      return std::make_unique<DrFinderContinuation>(
+          model, settings.seed, settings.may_trigger ? *settings.may_trigger : MayTriggerMap{});
     case ContinuationSettings::Strategy::kRandom:
       return std::make_unique<SeededTail>(model, settings.seed, /*slices=*/false);
     case ContinuationSettings::Strategy::kSeeded:

@@ -1,7 +1,8 @@
 // How a replay goes on after its clip (or a divergence): the threads stay serialized and a
 // strategy picks who runs next among those ready (SyncModel). One strategy per file: SeededTail
 // (seeded random choices, in slices or at every event), PctContinuation (PCT's priorities),
-// RaceFuzzerContinuation (races brought about at a racing pair of statements).
+// RaceFuzzerContinuation (races brought about at a racing pair of statements),
+// DrFinderContinuation (lock orders reversed where a may-trigger relation predicts them).
 #pragma once
 
 #include <cstdint>
@@ -16,6 +17,7 @@
 namespace pecan::replay {
 
 struct RealRace;
+struct MayTriggerMap;
 
 class Continuation {
  public:
@@ -31,7 +33,7 @@ class Continuation {
 
 // The strategies' shared settings (pecan replay --strategy/--seed/--depth/--steps).
 struct ContinuationSettings {
-  enum class Strategy : uint8_t { kSeeded, kRandom, kPct, kRaceFuzzer };
+  enum class Strategy : uint8_t { kSeeded, kRandom, kPct, kRaceFuzzer, kDrFinder };
   Strategy strategy = Strategy::kSeeded;
   uint64_t seed = 0;
   uint32_t pct_depth = 3;     // PCT's d: d-1 priority change points
@@ -40,6 +42,8 @@ struct ContinuationSettings {
   // where the real races it brings about go.
   std::vector<uint64_t> racing_pcs;
   std::function<void(const RealRace&)> on_race;
+  // DrFinder: the may-trigger relations of an earlier run, located in this process.
+  std::shared_ptr<const MayTriggerMap> may_trigger;
 };
 
 std::unique_ptr<Continuation> MakeContinuation(SyncModel& model,

@@ -30,6 +30,11 @@ ReplayOptions ReadReplayOptions() {
     if (name == "pct") options.continuation.strategy = ContinuationSettings::Strategy::kPct;
     if (name == "racefuzzer")
       options.continuation.strategy = ContinuationSettings::Strategy::kRaceFuzzer;
+    if (name == "drfinder")
+      options.continuation.strategy = ContinuationSettings::Strategy::kDrFinder;
+  }
+  if (const char* path = std::getenv("PECAN_MAY_TRIGGER")) {
+    options.may_trigger_path = path;
   }
   if (const char* depth = std::getenv("PECAN_PCT_DEPTH")) {
     const long value = std::strtol(depth, nullptr, 10);

@@ -24,8 +24,12 @@ struct ReplayOptions {
   uint64_t seed = 0;
   // How the run continues after the clip: the strategy and its settings (PECAN_REPLAY_STRATEGY
   // = seeded (default) | random | pct | racefuzzer, PECAN_PCT_DEPTH, PECAN_PCT_STEPS); the seed
-  // above. racefuzzer targets the statements of the clip's race finding.
+  // above. racefuzzer targets the statements of the clip's race finding; drfinder reads its
+  // may-trigger relations from PECAN_MAY_TRIGGER (may_trigger_path).
   ContinuationSettings continuation;
+  // drfinder: lines "D depth", "F site function", "G site class" (a static lock), "A site class"
+  // (an allocation call), "R function class", sites being ids of the clip's site table.
+  std::string may_trigger_path;
   // The program's normal exit status (PECAN_EXPECT_EXIT, default 0): any other is a failure.
   int expected_exit_status = 0;
   // Where to write the clip of the schedule this run executed (PECAN_EXECUTED_CLIP): when the

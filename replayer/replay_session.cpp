@@ -7,6 +7,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <algorithm>
+#include <fstream>
+#include <unordered_map>
 
 #include "replayer/anomaly_breakpoint.h"
 #include "replayer/executed_clip.h"
@@ -81,7 +83,44 @@ ContinuationSettings ReplaySession::ContinuationFor() {
           "is random");
     settings.on_race = [this](const RealRace& race) { OnRealRace(race); };
   }
+  if (settings.strategy == ContinuationSettings::Strategy::kDrFinder)
+    settings.may_trigger = std::make_shared<const MayTriggerMap>(ReadMayTrigger());
   return settings;
+}
+
+MayTriggerMap ReplaySession::ReadMayTrigger() {
+  MayTriggerMap map;
+  std::ifstream in(options_.may_trigger_path);
+  if (!in) {
+    Message("drfinder: cannot read the may-trigger relations (PECAN_MAY_TRIGGER='" +
+            options_.may_trigger_path + "'); the run is random");
+    return map;
+  }
+  std::vector<uint64_t> runtime_pc;
+  locator_->Locate(schedule_, runtime_pc);
+  std::unordered_map<uint32_t, uint64_t> pc_of_site;  // clip site id -> where it is now
+  for (size_t i = 0; i < schedule_.sites.size() && i < runtime_pc.size(); ++i)
+    if (runtime_pc[i] != 0) pc_of_site[schedule_.sites[i].clip_id] = runtime_pc[i];
+  std::string kind;
+  while (in >> kind) {
+    uint64_t a = 0, b = 0;
+    if (kind == "D") {
+      in >> a;
+      map.depth = static_cast<uint32_t>(a);
+      continue;
+    }
+    if (!(in >> a >> b)) break;
+    if (kind == "R") {
+      map.relations.emplace(static_cast<uint32_t>(a), static_cast<uint32_t>(b));
+      continue;
+    }
+    auto pc = pc_of_site.find(static_cast<uint32_t>(a));
+    if (pc == pc_of_site.end()) continue;
+    if (kind == "F") map.function_at_entry[pc->second] = static_cast<uint32_t>(b);
+    if (kind == "G") map.class_of_global[pc->second] = static_cast<uint32_t>(b);
+    if (kind == "A") map.class_of_alloc[pc->second] = static_cast<uint32_t>(b);
+  }
+  return map;
 }
 
 void ReplaySession::OnRealRace(const RealRace& race) {

@@ -16,6 +16,7 @@
 #include "proto/report.pb.h"
 #include "replayer/clip_follow_policy.h"
 #include "replayer/continued_clip_policy.h"
+#include "replayer/drfinder.h"
 #include "replayer/execution_log.h"
 #include "replayer/race_fuzzer.h"
 #include "replayer/replay_options.h"
@@ -76,6 +77,8 @@ class ReplaySession final : public ReplayObserver {
   // The continuation's settings: the options', plus RaceFuzzer's racing PCs (the clip's finding
   // sites where they are now) and its race sink.
   ContinuationSettings ContinuationFor();
+  // DrFinder's relations from options_.may_trigger_path, located through the clip's sites.
+  MayTriggerMap ReadMayTrigger();
   void UpdateVerdict(const std::function<void(proto::Verdict&)>& change);
   void Message(const std::string& text) const;
   void StopAndEnd(StopCause cause, const std::string& reason);

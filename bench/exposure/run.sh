@@ -7,7 +7,7 @@
 #   BUILD_DIR  a pecan build tree holding recorder/wrappers/pecan-cc and cli/pecan (default: build)
 #   RUNS       native runs per program (default: 200)
 #   FUZZ_RUNS  pecan fuzz runs per program and strategy (default: RUNS)
-# Environment: STRATEGIES (default "random pct2 pct3"; also "racefuzzer"; "" for native stress
+# Environment: STRATEGIES (default "random pct2 pct3"; also "racefuzzer", "drfinder"; "" for native stress
 # only; add "hunt" for
 # HUNT_RUNS runs of `pecan hunt`, default 5: each records a new run, predicts and replays);
 # PROGRAMS (names without extension, default all).
@@ -76,6 +76,7 @@ fuzz_strategy() {
     random) options=(--strategy random) ;;
     pct*) options=(--strategy pct --depth "${strategy#pct}") ;;
     racefuzzer) options=(--strategy racefuzzer) ;;
+    drfinder) options=(--strategy drfinder) ;;
   esac
   out=$work/$name.$strategy
   "$pecan" fuzz "${options[@]}" --runs "$fuzz_runs" --timeout "$fuzz_timeout" -j "$jobs" -o "$out" \
@@ -134,7 +135,8 @@ PY
 
 # strategy_columns header | NAME: the per-strategy columns, "failed/RUNS first-failing-run";
 # racefuzzer adds "rN", the runs that created a real race on their targeted pair ("no races":
-# the first run showed none to target).
+# the first run showed none to target); drfinder "rN", the runs whose trace shows a race under
+# happens-before.
 strategy_columns() {
   local strategy failed first kinds errors with_race done_runs
   for strategy in "${strategies[@]}"; do
@@ -147,7 +149,7 @@ strategy_columns() {
       printf ' %-18s' "error"
     elif [ "$strategy" = racefuzzer ] && [ "$done_runs" = 0 ]; then
       printf ' %-18s' "no races"
-    elif [ "$strategy" = racefuzzer ]; then
+    elif [ "$strategy" = racefuzzer ] || [ "$strategy" = drfinder ]; then
       printf ' %-18s' "$failed/$(runs_of "$strategy") $first r$with_race"
     else
       printf ' %-18s' "$failed/$(runs_of "$strategy") $first"
