@@ -38,6 +38,7 @@ void RunOnceRoutine() {
 template <typename Op>
 void WithGuardEvent(int64_t* guard, EventKind kind, int order, uint64_t pc, Op op) {
   ThreadState& t = tls_thread;
+  BeforeSectionEvent(t, kind, Address(guard));
   if (!(t.gates & kGateEvents)) {
     op();
     return;

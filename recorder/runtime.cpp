@@ -19,6 +19,7 @@
 #include "recorder/object_sequences.h"
 #include "recorder/real_functions.h"
 #include "recorder/runtime_messages.h"
+#include "recorder/section_hooks.h"
 #include "recorder/thread_handle_map.h"
 #include "recorder/thread_lifecycle.h"
 #include "recorder/thread_ring.h"
@@ -171,6 +172,7 @@ void InitializeRuntime() {
       unsetenv("PECAN_MODE");
       InitThreadLifecycle();
       recording = StartRecording();
+      StartSectionMonitors(recording && config->mode == RuntimeMode::kRecord);
       if (recording) {
         on_exit(RecordExitStatus, nullptr);
         InstallFatalSignalHandlers();

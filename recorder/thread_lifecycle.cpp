@@ -92,6 +92,7 @@ uint32_t OpenGatesFor(const ThreadState& t) {
   if (t.ignore_depth == 0) gates |= kGateAccesses;
   if (Config().func_events) gates |= kGateFuncs;
   if (ReplayModeActive()) gates |= kGateReplay;
+  if (SectionsActive()) gates |= kGateSections;
   return gates;
 }
 
@@ -163,6 +164,7 @@ void EndCurrentThread() {
   EmitStamped(t, EventKind::kFree, 0, t.stack_lo, t.stack_bytes, t.entry_pc);
   EmitStamped(t, EventKind::kThreadEnd, 0, 0, 0, t.entry_pc);
   if (t.gates & kGateReplay) ReplayDetachThread();
+  if (t.open_gates & kGateSections) SectionsOnThreadEnd(t);
   t.gates = 0;
   t.open_gates = 0;
   DestroyRepeatTable(t.repeats);

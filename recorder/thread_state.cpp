@@ -46,6 +46,10 @@ void RecordAccessSlow(EventKind kind, uint64_t addr, uint64_t size, uint64_t pc)
   ThreadState& t = tls_thread;
   if (!(t.gates & kGateAccesses)) return;
   if (addr - t.stack_lo < t.stack_filter_bytes) return;
+  if (t.gates & kGateSections) {
+    SectionsOnAccess(t, kind, addr, size, pc);
+    if (t.ring == nullptr) return;  // a monitor without recording (pecan heal)
+  }
   BeforeEvent(t, kind, pc, addr, size);
   if (size <= kMaxInlineSize) {
     const uint64_t word = PackPlainWord(kind, 0, size, addr);
@@ -133,6 +137,7 @@ void CommitStriped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t targe
 
 void EmitStamped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t target, uint64_t size,
                  uint64_t pc) {
+  BeforeSectionEvent(t, kind, target);
   BeforeEvent(t, kind, pc, target, size);
   NoteLockEvent(t, kind, target, pc);
   uint32_t saved;

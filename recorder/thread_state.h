@@ -10,6 +10,7 @@
 #include "recorder/event_slot.h"
 #include "recorder/repeat_filter.h"
 #include "recorder/replay_bridge.h"
+#include "recorder/section_hooks.h"
 #include "recorder/thread_ring.h"
 
 namespace pecan::rt {
@@ -24,6 +25,9 @@ inline constexpr uint32_t kGateFuncs = 4;     // FUNC_ENTRY/FUNC_EXIT (PECAN_FUN
 // Replay mode: every event asks the scheduler for its turn (replay_bridge.h) before it takes
 // effect. Closed with the others, so the runtime's own work is never scheduled.
 inline constexpr uint32_t kGateReplay = 8;
+// A section monitor (section_hooks.h) sees the thread's accesses and events before they take
+// effect. Closed with the others, so the runtime's own work is never monitored.
+inline constexpr uint32_t kGateSections = 16;
 
 struct ThreadState {
   uint32_t gates = 0;       // what is recorded right now
@@ -53,6 +57,7 @@ struct ThreadState {
   // events are published in the ring's BlockingState (blocked_call.h).
   bool watch_blocking = false;
   uint64_t blocking_calls = 0;  // untimed blocking calls entered so far
+  int32_t section_slot = -1;    // the thread's slot in the noise monitor's table (-1: none)
 };
 
 // constinit: no TLS wrapper call on each access (the state is zero-initialized).
@@ -104,8 +109,14 @@ inline void BeforeEvent(const ThreadState& t, EventKind kind, uint64_t pc, uint6
   if (__builtin_expect(t.gates & kGateReplay, 0)) ReplayBeforeEvent(kind, pc, target, size);
 }
 
+// The section monitors' hook for a non-access event (section_hooks.h). Call it where the
+// event's gate was found open, before the event takes effect.
+inline void BeforeSectionEvent(ThreadState& t, EventKind kind, uint64_t target) {
+  if (__builtin_expect(t.gates & kGateSections, 0)) SectionsOnEvent(t, kind, target);
+}
+
 // The parts of RecordAccess kept out of the hot path: replay mode (the scheduler decides
-// first), accesses wider than kMaxInlineSize, and a full ring.
+// first), a section monitor, accesses wider than kMaxInlineSize, and a full ring.
 void RecordAccessSlow(EventKind kind, uint64_t addr, uint64_t size, uint64_t pc);
 void EmitPlainSlow(ThreadState& t, uint64_t word, uint64_t pc);
 
@@ -116,7 +127,8 @@ __attribute__((always_inline)) inline void RecordAccess(EventKind kind, uint64_t
                                                         uint64_t size, uint64_t pc) {
   ThreadState& t = tls_thread;
   const uint32_t gates = t.gates;
-  if (__builtin_expect((gates & (kGateAccesses | kGateReplay)) != kGateAccesses, 0)) {
+  if (__builtin_expect((gates & (kGateAccesses | kGateReplay | kGateSections)) != kGateAccesses,
+                       0)) {
     if (gates & kGateAccesses) RecordAccessSlow(kind, addr, size, pc);
     return;
   }
@@ -188,7 +200,10 @@ void EmitStamped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t target,
 // Convenience for interposers: records `kind` if the calling thread records events.
 inline void RecordSync(EventKind kind, uint8_t flags, uint64_t target, uint64_t size, uint64_t pc) {
   ThreadState& t = tls_thread;
-  if (!(t.gates & kGateEvents)) return;
+  if (!(t.gates & kGateEvents)) {
+    BeforeSectionEvent(t, kind, target);  // a monitor without recording (pecan heal)
+    return;
+  }
   EmitStamped(t, kind, flags, target, size, pc);
 }
 
@@ -220,6 +235,7 @@ class RuntimeScope {
 // upcoming event before the real call, so two threads never race for the real object;
 // AfterBlockingSync follows the call. Recording needs nothing here.
 inline void BeforeBlockingSync(EventKind upcoming, uint64_t target, uint64_t pc) {
+  BeforeSectionEvent(tls_thread, upcoming, target);
   if (__builtin_expect(tls_thread.gates & kGateReplay, 0)) ReplayAcquireTurn(upcoming, pc, target);
 }
 inline void AfterBlockingSync() {
@@ -229,6 +245,7 @@ inline void AfterBlockingSync() {
 // is initializing): the turn goes on to the schedule's next thread first. `call` is the event the
 // call reports when it returns (for the report of a run that stays stuck there).
 inline void BeforeBlockingOnOthers(EventKind call, uint64_t target, uint64_t pc) {
+  BeforeSectionEvent(tls_thread, call, target);
   if (__builtin_expect(tls_thread.gates & kGateReplay, 0)) ReplayBeginBlocking(call, pc, target);
 }
 inline void AfterBlockingOnOthers() {

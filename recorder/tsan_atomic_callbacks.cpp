@@ -46,11 +46,23 @@ struct Outcome {
 // kind depends on whether it succeeds).
 enum class Upcoming : uint8_t { kLoad, kStore, kRmw, kCompareExchange };
 
+inline EventKind KindOf(Upcoming upcoming) {
+  switch (upcoming) {
+    case Upcoming::kLoad:
+      return EventKind::kAtomicLoad;
+    case Upcoming::kStore:
+      return EventKind::kAtomicStore;
+    default:
+      return EventKind::kAtomicRmw;
+  }
+}
+
 // Runs `op` (which returns an Outcome) and records it atomically with its effect.
 template <typename T, typename Op>
 inline auto Recorded(const volatile T* addr, uint64_t pc, Upcoming upcoming, Op op)
     -> decltype(op().value) {
   ThreadState& t = tls_thread;
+  BeforeSectionEvent(t, KindOf(upcoming), reinterpret_cast<uintptr_t>(addr));
   if (!(t.gates & kGateEvents)) return op().value;
   if (__builtin_expect(t.gates & kGateReplay, 0)) {
     const uint64_t target = reinterpret_cast<uintptr_t>(addr);

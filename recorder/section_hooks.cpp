@@ -1,0 +1,34 @@
+// Dispatch from the thread's events to the section monitors that are on (section_hooks.h).
+#include "recorder/section_hooks.h"
+
+#include "recorder/noise_sections.h"
+#include "recorder/thread_state.h"
+
+namespace pecan::rt {
+namespace {
+
+bool noise_on = false;
+
+}  // namespace
+
+void StartSectionMonitors(bool recording) {
+  noise_on = recording && StartNoiseMonitor();
+}
+
+bool SectionsActive() {
+  return noise_on;
+}
+
+void SectionsOnAccess(ThreadState& t, EventKind kind, uint64_t addr, uint64_t size, uint64_t pc) {
+  if (noise_on) NoiseOnAccess(t, kind, addr, size, pc);
+}
+
+void SectionsOnEvent(ThreadState& t, EventKind kind, uint64_t target) {
+  if (noise_on) NoiseOnEvent(t, kind, target);
+}
+
+void SectionsOnThreadEnd(ThreadState& t) {
+  if (noise_on) NoiseOnThreadEnd(t);
+}
+
+}  // namespace pecan::rt
