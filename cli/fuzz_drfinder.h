@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/happens_before_races.h"
+#include "cli/fuzz_observed_races.h"
 #include "analyzer/may_trigger.h"
 #include "analyzer/symbolizer.h"
 #include "proto/clip.pb.h"
@@ -87,32 +88,4 @@ inline proto::Clip WriteMayTriggerInput(const MayTriggerRelations& relations, co
 }
 
 // The races a run's trace observed, as replay's real races are written (RealRacesJson).
-inline nlohmann::json ObservedRacesJson(const Trace& trace,
-                                        const std::vector<HappensBeforeRace>& races) {
-  Symbolizer symbolizer(trace);
-  auto access = [&](EventIndex e) {
-    const SourceLocation source = symbolizer.Resolve(trace.site[e]);
-    nlohmann::json site{{"text", symbolizer.Describe(trace.site[e])}};
-    if (!source.file.empty()) {
-      site["file"] = source.file;
-      site["line"] = source.line;
-    }
-    if (!source.function.empty()) site["function"] = source.function;
-    const std::optional<std::string> variable = symbolizer.NameOfAddress(trace.addr[e]);
-    const ThreadId t = trace.thread[e];
-    return nlohmann::json{
-        {"thread", t < trace.threads.size() && !trace.threads[t].name.empty()
-                       ? trace.threads[t].name
-                       : "T" + std::to_string(t)},
-        {"kind", std::string(EventKindName(trace.kind[e]))},
-        {"site", std::move(site)},
-        {"variable", variable ? nlohmann::json(*variable) : nlohmann::json(nullptr)},
-        {"size", trace.size[e]}};
-  };
-  nlohmann::json out = nlohmann::json::array();
-  for (const HappensBeforeRace& race : races)
-    out.push_back({{"first", access(race.first)}, {"second", access(race.second)}});
-  return out;
-}
-
 }  // namespace pecan::cli
