@@ -58,7 +58,8 @@ PECAN_EXPORT int pthread_barrier_destroy(pthread_barrier_t* barrier) {
 }
 
 PECAN_EXPORT int pthread_barrier_wait(pthread_barrier_t* barrier) {
-  if (!ThreadRecordsEvents()) return REAL(pthread_barrier_wait)(barrier);
+  if (!ThreadRecordsEventsBefore(EventKind::kBarrierArrive, Address(barrier)))
+    return REAL(pthread_barrier_wait)(barrier);
   const uint64_t pc = PECAN_CALLER_PC();
   const unsigned count = CountOf(Address(barrier));
   RecordSync(EventKind::kBarrierArrive, 0, Address(barrier), count, pc);

@@ -62,7 +62,8 @@ int ReplayedWait(pthread_cond_t* cond, pthread_mutex_t* mutex, uint64_t pc, Real
 }  // namespace
 
 PECAN_EXPORT int pthread_cond_wait(pthread_cond_t* cond, pthread_mutex_t* mutex) {
-  if (!ThreadRecordsEvents()) return REAL(pthread_cond_wait)(cond, mutex);
+  if (!ThreadRecordsEventsBefore(EventKind::kWait, Address(cond)))
+    return REAL(pthread_cond_wait)(cond, mutex);
   const uint64_t pc = PECAN_CALLER_PC();
   if (ReplaysWait())
     return ReplayedWait(cond, mutex, pc, [&] { return REAL(pthread_cond_wait)(cond, mutex); });
@@ -80,7 +81,8 @@ PECAN_EXPORT int pthread_cond_wait(pthread_cond_t* cond, pthread_mutex_t* mutex)
 
 PECAN_EXPORT int pthread_cond_timedwait(pthread_cond_t* cond, pthread_mutex_t* mutex,
                                         const timespec* abstime) {
-  if (!ThreadRecordsEvents()) return REAL(pthread_cond_timedwait)(cond, mutex, abstime);
+  if (!ThreadRecordsEventsBefore(EventKind::kWait, Address(cond)))
+    return REAL(pthread_cond_timedwait)(cond, mutex, abstime);
   const uint64_t pc = PECAN_CALLER_PC();
   if (ReplaysWait()) {
     return ReplayedWait(cond, mutex, pc,
@@ -95,7 +97,8 @@ PECAN_EXPORT int pthread_cond_timedwait(pthread_cond_t* cond, pthread_mutex_t* m
 // What std::condition_variable::wait_for/wait_until use with glibc >= 2.30.
 PECAN_EXPORT int pthread_cond_clockwait(pthread_cond_t* cond, pthread_mutex_t* mutex,
                                         clockid_t clock, const timespec* abstime) {
-  if (!ThreadRecordsEvents()) return REAL(pthread_cond_clockwait)(cond, mutex, clock, abstime);
+  if (!ThreadRecordsEventsBefore(EventKind::kWait, Address(cond)))
+    return REAL(pthread_cond_clockwait)(cond, mutex, clock, abstime);
   const uint64_t pc = PECAN_CALLER_PC();
   if (ReplaysWait()) {
     return ReplayedWait(cond, mutex, pc,

@@ -69,7 +69,7 @@ void BeforeMutexLock(pthread_mutex_t* m, uint64_t pc) {
 }  // namespace
 
 PECAN_EXPORT int pthread_mutex_lock(pthread_mutex_t* m) {
-  if (!ThreadRecordsEvents()) return REAL(pthread_mutex_lock)(m);
+  if (!ThreadRecordsEventsBefore(EventKind::kLock, Address(m))) return REAL(pthread_mutex_lock)(m);
   const uint64_t pc = PECAN_CALLER_PC();
   BeforeMutexLock(m, pc);
   int result;
@@ -91,7 +91,8 @@ PECAN_EXPORT int pthread_mutex_trylock(pthread_mutex_t* m) {
 }
 
 PECAN_EXPORT int pthread_mutex_timedlock(pthread_mutex_t* m, const timespec* abstime) {
-  if (!ThreadRecordsEvents()) return REAL(pthread_mutex_timedlock)(m, abstime);
+  if (!ThreadRecordsEventsBefore(EventKind::kLock, Address(m)))
+    return REAL(pthread_mutex_timedlock)(m, abstime);
   const uint64_t pc = PECAN_CALLER_PC();
   BeforeMutexLock(m, pc);
   int result = REAL(pthread_mutex_timedlock)(m, abstime);
@@ -102,7 +103,8 @@ PECAN_EXPORT int pthread_mutex_timedlock(pthread_mutex_t* m, const timespec* abs
 
 PECAN_EXPORT int pthread_mutex_clocklock(pthread_mutex_t* m, clockid_t clock,
                                          const timespec* abstime) {
-  if (!ThreadRecordsEvents()) return REAL(pthread_mutex_clocklock)(m, clock, abstime);
+  if (!ThreadRecordsEventsBefore(EventKind::kLock, Address(m)))
+    return REAL(pthread_mutex_clocklock)(m, clock, abstime);
   const uint64_t pc = PECAN_CALLER_PC();
   BeforeMutexLock(m, pc);
   int result = REAL(pthread_mutex_clocklock)(m, clock, abstime);
@@ -112,14 +114,15 @@ PECAN_EXPORT int pthread_mutex_clocklock(pthread_mutex_t* m, clockid_t clock,
 }
 
 PECAN_EXPORT int pthread_mutex_unlock(pthread_mutex_t* m) {
-  if (ThreadRecordsEvents() && !UnlockReleasesNothing(m)) {
+  if (ThreadRecordsEventsBefore(EventKind::kUnlock, Address(m)) && !UnlockReleasesNothing(m)) {
     RecordSync(EventKind::kUnlock, 0, Address(m), 0, PECAN_CALLER_PC());
   }
   return REAL(pthread_mutex_unlock)(m);
 }
 
 PECAN_EXPORT int pthread_spin_lock(pthread_spinlock_t* lock) {
-  if (!ThreadRecordsEvents()) return REAL(pthread_spin_lock)(lock);
+  if (!ThreadRecordsEventsBefore(EventKind::kLock, Address(lock)))
+    return REAL(pthread_spin_lock)(lock);
   const uint64_t pc = PECAN_CALLER_PC();
   BeforeBlockingSync(EventKind::kLock, Address(lock), pc);
   int result;

@@ -65,7 +65,8 @@ constexpr int kReleaseOrder = 3;
 }  // namespace
 
 PECAN_EXPORT int pthread_once(pthread_once_t* control, void (*routine)(void)) {
-  if (!ThreadRecordsEvents()) return REAL(pthread_once)(control, routine);
+  if (!ThreadRecordsEventsBefore(EventKind::kHbAcquire, Address(control)))
+    return REAL(pthread_once)(control, routine);
   const uint64_t pc = PECAN_CALLER_PC();
   const OnceCall outer = current_once;
   current_once = OnceCall{routine, control, pc};
@@ -79,7 +80,8 @@ PECAN_EXPORT int pthread_once(pthread_once_t* control, void (*routine)(void)) {
 // inline check of the guard byte is an acquire load (__tsan_atomic8_load); the slow path here
 // is recorded the same way, and the release as the store that publishes the object.
 PECAN_EXPORT int __cxa_guard_acquire(int64_t* guard) {
-  if (!ThreadRecordsEvents()) return REAL(__cxa_guard_acquire)(guard);
+  if (!ThreadRecordsEventsBefore(EventKind::kHbAcquire, Address(guard)))
+    return REAL(__cxa_guard_acquire)(guard);
   const uint64_t pc = PECAN_CALLER_PC();
   // Blocks while another thread runs the initializer, which needs the turn.
   BeforeBlockingOnOthers(EventKind::kHbAcquire, Address(guard), pc);

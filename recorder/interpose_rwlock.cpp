@@ -24,7 +24,7 @@ inline uint64_t Address(const volatile void* addr) {
 // what they wait for (a rwlock shared with other processes does not: another may release it).
 #define PECAN_RWLOCK_ACQUIRE(name, kind, flags, blocking, watched, params, args)           \
   PECAN_EXPORT int name params {                                                           \
-    if (!ThreadRecordsEvents()) return REAL(name) args;                                    \
+    if (!ThreadRecordsEventsBefore(kind, Address(lock))) return REAL(name) args;           \
     const uint64_t pc = PECAN_CALLER_PC();                                                 \
     if (blocking) BeforeBlockingSync(kind, Address(lock), pc);                             \
     int result;                                                                            \

@@ -35,20 +35,20 @@ PECAN_EXPORT int sem_post(sem_t* sem) {
 }
 
 // `watched`: the untimed wait, which counts as blocked for the deadlock watch.
-#define PECAN_SEM_WAIT(name, blocking, watched, params, args)                 \
-  PECAN_EXPORT int name params {                                              \
-    if (!ThreadRecordsEvents()) return REAL(name) args;                       \
-    const uint64_t pc = PECAN_CALLER_PC();                                    \
-    if (blocking) BeforeBlockingSync(EventKind::kSemWait, Address(sem), pc);  \
-    int result;                                                               \
-    {                                                                         \
-      BlockedInCall blocked(pecan::BlockedOn::kSemaphore, Address(sem), pc,   \
-                            watched&& ProcessPrivate(sem));                   \
-      result = REAL(name) args;                                               \
-    }                                                                         \
-    if (blocking) AfterBlockingSync();                                        \
-    if (result == 0) RecordSync(EventKind::kSemWait, 0, Address(sem), 0, pc); \
-    return result;                                                            \
+#define PECAN_SEM_WAIT(name, blocking, watched, params, args)                                  \
+  PECAN_EXPORT int name params {                                                               \
+    if (!ThreadRecordsEventsBefore(EventKind::kSemWait, Address(sem))) return REAL(name) args; \
+    const uint64_t pc = PECAN_CALLER_PC();                                                     \
+    if (blocking) BeforeBlockingSync(EventKind::kSemWait, Address(sem), pc);                   \
+    int result;                                                                                \
+    {                                                                                          \
+      BlockedInCall blocked(pecan::BlockedOn::kSemaphore, Address(sem), pc,                    \
+                            watched&& ProcessPrivate(sem));                                    \
+      result = REAL(name) args;                                                                \
+    }                                                                                          \
+    if (blocking) AfterBlockingSync();                                                         \
+    if (result == 0) RecordSync(EventKind::kSemWait, 0, Address(sem), 0, pc);                  \
+    return result;                                                                             \
   }
 
 PECAN_SEM_WAIT(sem_wait, true, true, (sem_t * sem), (sem))

@@ -48,6 +48,34 @@ void* RecordedThreadStart(void* raw) {
   return routine(arg);
 }
 
+// Heal mode: the child is monitored from its start, recorded never.
+struct MonitoredStart {
+  void* (*routine)(void*) = nullptr;
+  void* arg = nullptr;
+};
+
+void* MonitoredThreadStart(void* raw) {
+  auto* start = static_cast<MonitoredStart*>(raw);
+  void* (*routine)(void*) = start->routine;
+  void* arg = start->arg;
+  {
+    RuntimeScope scope;
+    delete start;
+  }
+  BeginMonitoringCurrentThread(reinterpret_cast<uintptr_t>(routine));
+  return routine(arg);
+}
+
+int CreateMonitoredThread(pthread_t* thread, const pthread_attr_t* attr, void* (*routine)(void*),
+                          void* arg) {
+  BeforeSectionEvent(tls_thread, EventKind::kFork, 0);
+  RuntimeScope scope;
+  auto* start = new MonitoredStart{routine, arg};
+  const int error = REAL(pthread_create)(thread, attr, MonitoredThreadStart, start);
+  if (error != 0) delete start;
+  return error;
+}
+
 bool CreatesDetached(const pthread_attr_t* attr) {
   int state = PTHREAD_CREATE_JOINABLE;
   return attr != nullptr && pthread_attr_getdetachstate(attr, &state) == 0 &&
@@ -76,7 +104,10 @@ PECAN_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
                                 void* (*routine)(void*), void* arg) {
   InitializeRuntime();
   ThreadState& t = tls_thread;
-  if (!(t.gates & kGateEvents)) return REAL(pthread_create)(thread, attr, routine, arg);
+  if (!(t.gates & kGateEvents)) {
+    if (t.gates & kGateSections) return CreateMonitoredThread(thread, attr, routine, arg);
+    return REAL(pthread_create)(thread, attr, routine, arg);
+  }
   const uint64_t pc = PECAN_CALLER_PC();
   const bool replay = (t.gates & kGateReplay) != 0;
   ThreadStart* start;
@@ -107,7 +138,7 @@ PECAN_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
 }
 
 PECAN_EXPORT int pthread_join(pthread_t thread, void** result) {
-  if (!ThreadRecordsEvents()) return REAL(pthread_join)(thread, result);
+  if (!ThreadRecordsEventsBefore(EventKind::kJoin, 0)) return REAL(pthread_join)(thread, result);
   const uint64_t pc = PECAN_CALLER_PC();
   std::optional<uint32_t> serial = FindThreadHandle(thread);
   BeforeBlockingSync(EventKind::kJoin, serial.value_or(0), pc);
@@ -131,7 +162,8 @@ PECAN_EXPORT int pthread_tryjoin_np(pthread_t thread, void** result) {
 }
 
 PECAN_EXPORT int pthread_timedjoin_np(pthread_t thread, void** result, const timespec* abstime) {
-  if (!ThreadRecordsEvents()) return REAL(pthread_timedjoin_np)(thread, result, abstime);
+  if (!ThreadRecordsEventsBefore(EventKind::kJoin, 0))
+    return REAL(pthread_timedjoin_np)(thread, result, abstime);
   const uint64_t pc = PECAN_CALLER_PC();
   std::optional<uint32_t> serial = FindThreadHandle(thread);
   BeforeBlockingSync(EventKind::kJoin, serial.value_or(0), pc);
@@ -143,7 +175,8 @@ PECAN_EXPORT int pthread_timedjoin_np(pthread_t thread, void** result, const tim
 
 PECAN_EXPORT int pthread_clockjoin_np(pthread_t thread, void** result, clockid_t clock,
                                       const timespec* abstime) {
-  if (!ThreadRecordsEvents()) return REAL(pthread_clockjoin_np)(thread, result, clock, abstime);
+  if (!ThreadRecordsEventsBefore(EventKind::kJoin, 0))
+    return REAL(pthread_clockjoin_np)(thread, result, clock, abstime);
   const uint64_t pc = PECAN_CALLER_PC();
   std::optional<uint32_t> serial = FindThreadHandle(thread);
   BeforeBlockingSync(EventKind::kJoin, serial.value_or(0), pc);

@@ -154,6 +154,7 @@ void InitializeRuntime() {
   }
   initializing_tid.store(gettid(), std::memory_order_relaxed);
   bool recording = false;
+  bool healing = false;
   {
     RuntimeScope scope;
     ResolveRealFunctions();
@@ -167,7 +168,14 @@ void InitializeRuntime() {
       config->deadlock_wait_ms = 0;  // the replayer's watchdog judges a stuck replay
       if (getenv("PECAN_TRACE") == nullptr) config->trace_path = "/dev/null";
     }
-    if (config->mode != RuntimeMode::kOff) {
+    if (config->mode == RuntimeMode::kHeal) {
+      // Nothing is recorded: the healing monitor alone sees the threads (heal_sections.h).
+      unsetenv("PECAN_MODE");
+      InitThreadLifecycle();
+      StartSectionMonitors(false);
+      healing = SectionsActive();
+      if (!healing) config->mode = RuntimeMode::kOff;
+    } else if (config->mode != RuntimeMode::kOff) {
       // Programs this one starts (exec, system, posix_spawn) must not record over our trace.
       unsetenv("PECAN_MODE");
       InitThreadLifecycle();
@@ -184,6 +192,7 @@ void InitializeRuntime() {
     }
   }
   if (recording) BeginRecordingCurrentThread();
+  if (healing) BeginMonitoringCurrentThread(0);
   init_state.store(kReady, std::memory_order_release);
 }
 

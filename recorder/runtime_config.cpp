@@ -86,6 +86,8 @@ RuntimeConfig ReadRuntimeConfig() {
     config.mode = RuntimeMode::kRecord;
   } else if (strcmp(mode, "replay") == 0) {
     config.mode = RuntimeMode::kReplay;
+  } else if (strcmp(mode, "heal") == 0) {
+    config.mode = RuntimeMode::kHeal;
   } else {
     RuntimeMessage("unknown PECAN_MODE '", mode, "'; running unrecorded");
     config.mode = RuntimeMode::kOff;

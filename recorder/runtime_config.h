@@ -7,7 +7,8 @@
 
 namespace pecan::rt {
 
-enum class RuntimeMode : uint8_t { kOff, kRecord, kReplay };
+// kHeal: nothing is recorded; the healing monitor (heal_sections.h) sees every thread.
+enum class RuntimeMode : uint8_t { kOff, kRecord, kReplay, kHeal };
 enum class ForkPolicy : uint8_t { kStop, kFollow };
 
 struct RuntimeConfig {

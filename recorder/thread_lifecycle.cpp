@@ -152,8 +152,29 @@ void BeginRecordingCurrentThread() {
   t.gates = t.open_gates;
 }
 
+void BeginMonitoringCurrentThread(uint64_t entry_pc) {
+  ThreadState& t = tls_thread;
+  {
+    RuntimeScope scope;
+    t.serial = NextThreadSerial();
+    t.entry_pc = entry_pc;
+    t.tid = gettid();
+    ComputeStack(t);
+    t.stack_filter_bytes = Config().stack_accesses ? 0 : t.stack_bytes;
+    if (exit_key_created) pthread_setspecific(exit_key, &first_round_marker);
+  }
+  t.open_gates = kGateSections | (t.ignore_depth == 0 ? kGateAccesses : 0);
+  t.gates = t.open_gates;
+}
+
 void EndCurrentThread() {
   ThreadState& t = tls_thread;
+  if (t.ring == nullptr && (t.open_gates & kGateSections)) {  // monitored, not recorded
+    SectionsOnThreadEnd(t);
+    t.gates = 0;
+    t.open_gates = 0;
+    return;
+  }
   if (t.ring == nullptr || !(t.open_gates & kGateEvents)) return;
   // Frames left without returning (pthread_exit, cancellation) exit here.
   for (; t.func_depth > 0; --t.func_depth) {
@@ -188,7 +209,8 @@ void IgnoreAccessesBegin() {
 void IgnoreAccessesEnd() {
   ThreadState& t = tls_thread;
   if (t.ignore_depth == 0) return;
-  if (--t.ignore_depth == 0 && (t.open_gates & kGateEvents) && !t.recording_over) {
+  if (--t.ignore_depth == 0 && (t.open_gates & (kGateEvents | kGateSections)) &&
+      !t.recording_over) {
     t.open_gates |= kGateAccesses;
     t.gates |= kGateAccesses;
   }

@@ -17,6 +17,10 @@ bool AttachCurrentThread(uint32_t serial, uint64_t entry_pc);
 // Emits THREAD_BEGIN (the thread's first event) and opens the thread's gates.
 void BeginRecordingCurrentThread();
 
+// Heal mode: opens the calling thread's accesses and events to the section monitors without
+// recording anything (serial, stack range, exit hook; no ring).
+void BeginMonitoringCurrentThread(uint64_t entry_pc);
+
 // Emits FREE of the thread's stack (glibc reuses stacks: a later thread's identical addresses
 // are new locations) and THREAD_END, then stops recording the thread and hands the ring back.
 // Runs from a thread-specific-data destructor, i.e. after C++ thread_local destructors.

@@ -211,6 +211,16 @@ inline bool ThreadRecordsEvents() {
   return (tls_thread.gates & kGateEvents) != 0;
 }
 
+// An interposer's test before a synchronization call: true when the calling thread records
+// events. When it does not, a section monitor that records nothing (pecan heal) is still told
+// that `kind` on `target` is about to happen: a healing lock must not stay held while blocked.
+inline bool ThreadRecordsEventsBefore(EventKind kind, uint64_t target) {
+  ThreadState& t = tls_thread;
+  if (t.gates & kGateEvents) return true;
+  BeforeSectionEvent(t, kind, target);
+  return false;
+}
+
 // Closes every gate of the calling thread for the scope's lifetime: the runtime's own work
 // (allocations of the writer, dlsym, thread bookkeeping) never appears in the trace.
 class RuntimeScope {
