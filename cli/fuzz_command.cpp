@@ -54,12 +54,21 @@ struct FuzzOptions {
   std::optional<uint32_t> frequency;  // noise: per mille (default: the heuristic's)
   std::optional<uint32_t> strength;   // noise: microseconds of sleep before the yield
   std::optional<size_t> focus;        // noise: variables or locations per run
+  std::string atomic;                 // noise: the user's atomic sections (functions, lines)
   std::vector<std::string> command;
 };
 
-const std::vector<std::string> kFuzzFiles = {
-    "fuzz.json", "fuzz.sarif", "start.clip", "failures/",       "runs/",
-    "traces/",   "races/",     "drfinder/",  "first-run.pecan", "first-run.log"};
+const std::vector<std::string> kFuzzFiles = {"fuzz.json",
+                                             "fuzz.sarif",
+                                             "start.clip",
+                                             "failures/",
+                                             "runs/",
+                                             "traces/",
+                                             "races/",
+                                             "drfinder/",
+                                             "first-run.pecan",
+                                             "first-run.log",
+                                             "atomic-sections.txt"};
 
 // The clip every run starts from: the main thread's first event (THREAD_BEGIN at no site), of
 // this very executable; everything after it is the strategy's.
@@ -194,6 +203,13 @@ void RunNoise(const FuzzOptions& options, OutputDirectory& output, std::vector<F
   settings.timeout = options.timeout;
   settings.expect_exit = options.expect_exit;
   settings.command = options.command;
+  if (!options.atomic.empty()) {
+    settings.atomic_sections = output.Claim("atomic-sections.txt");
+    const size_t sections =
+        WriteAtomicSections(options.atomic, options.command.front(), settings.atomic_sections);
+    std::cout << "pecan fuzz: " << sections << " atomic section" << (sections == 1 ? "" : "s")
+              << " from " << options.atomic << "\n";
+  }
   RunJobs(
       runs.size(), options.jobs,
       [&](size_t n) {
@@ -235,10 +251,11 @@ int RunFuzz(FuzzOptions options) {
   }
   if (options.strategy != "racefuzzer" && (!options.races.empty() || !options.race.empty()))
     throw PecanError("fuzz: --races and --race are for --strategy racefuzzer");
-  if (options.strategy != "noise" &&
-      (options.heuristic != "random" || options.frequency || options.strength || options.focus))
+  if (options.strategy != "noise" && (options.heuristic != "random" || options.frequency ||
+                                      options.strength || options.focus || !options.atomic.empty()))
     throw PecanError(
-        "fuzz: --heuristic, --frequency, --strength and --focus are for --strategy noise");
+        "fuzz: --heuristic, --frequency, --strength, --focus and --atomic are for --strategy "
+        "noise");
   OutputDirectory output(options.output, "fuzz", kFuzzFiles);
   const std::string start_clip = output.Claim("start.clip");
   WriteClipFile(start_clip, StartClip(program, options.command));
@@ -441,6 +458,11 @@ std::function<int()> SetupFuzz(CLI::App& app) {
                  "noise: variables (variable) or instructions (location) each run focuses on "
                  "(default 2 variables, 4 instructions)")
       ->check(CLI::Range(size_t{1}, size_t{1000}));
+  app.add_option("--atomic", options->atomic,
+                 "noise: atomic sections to check besides pecan_region_begin/end: lines "
+                 "`function NAME` (entry to exit) or `lines FILE:FIRST-LAST` (from a thread's "
+                 "first access inside to its first access, call or return outside)")
+      ->type_name("FILE");
   app.add_option("command", options->command, "The program and its arguments, after --")
       ->required()
       ->type_name("PROGRAM [ARGS...]");

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/analysis.h"
+#include "analyzer/code_ranges.h"
 #include "analyzer/lockset_table.h"
 #include "analyzer/por_index.h"
 #include "analyzer/symbolizer.h"
@@ -22,6 +23,7 @@
 #include "schedgen/clip_builder.h"
 #include "schedgen/recorded_run.h"
 #include "trace_format/clip_file.h"
+#include "trace_format/error.h"
 #include "trace_format/trace_reader.h"
 
 namespace pecan::cli {
@@ -226,6 +228,59 @@ std::vector<NoiseTarget> NoiseTargetsOf(const Trace& trace) {
   return targets;
 }
 
+size_t WriteAtomicSections(const std::string& spec_path, const std::string& program,
+                           const std::string& out_path) {
+  std::ifstream in(spec_path);
+  if (!in) throw PecanError("fuzz: cannot read --atomic " + spec_path);
+  const std::string module = fs::canonical(program).string();
+  std::ofstream out(out_path);
+  std::string line;
+  size_t number = 0, sections = 0;
+  auto write = [&](const char* kind, const std::vector<CodeRange>& ranges) {
+    for (const CodeRange& range : ranges) {
+      char text[64];
+      std::snprintf(text, sizeof text, "%llx %llx", static_cast<unsigned long long>(range.begin),
+                    static_cast<unsigned long long>(range.end));
+      out << kind << " " << module << " " << text << "\n";
+    }
+  };
+  while (std::getline(in, line)) {
+    ++number;
+    const std::string where = spec_path + ":" + std::to_string(number) + ": ";
+    std::istringstream fields(line);
+    std::string kind, what, extra;
+    if (!(fields >> kind) || kind[0] == '#') continue;
+    if (!(fields >> what) || (fields >> extra && extra[0] != '#'))
+      throw PecanError("fuzz: " + where + "expected `function NAME` or `lines FILE:FIRST-LAST`");
+    if (kind == "function") {
+      const std::vector<CodeRange> ranges = FunctionCode(module, what);
+      if (ranges.empty())
+        throw PecanError("fuzz: " + where + "no function " + what + " in " + program);
+      write("function", ranges);
+    } else if (kind == "lines") {
+      const size_t colon = what.rfind(':');
+      const size_t dash = what.find('-', colon == std::string::npos ? 0 : colon);
+      int first = 0, last = 0;
+      if (colon == std::string::npos || colon == 0 ||
+          std::sscanf(what.c_str() + colon + 1, "%d", &first) != 1 ||
+          (dash != std::string::npos && std::sscanf(what.c_str() + dash + 1, "%d", &last) != 1))
+        throw PecanError("fuzz: " + where +
+                         "expected `lines FILE:FIRST-LAST`, e.g. lines main.c:20-24");
+      if (dash == std::string::npos) last = first;
+      const std::vector<CodeRange> ranges = LineCode(module, what.substr(0, colon), first, last);
+      if (ranges.empty() || first <= 0 || last < first)
+        throw PecanError("fuzz: " + where + "no code for " + what + " in " + program +
+                         " (built with -g?)");
+      write("lines", ranges);
+    } else {
+      throw PecanError("fuzz: " + where + "expected `function NAME` or `lines FILE:FIRST-LAST`");
+    }
+    ++sections;
+  }
+  if (sections == 0) throw PecanError("fuzz: --atomic " + spec_path + " lists no atomic section");
+  return sections;
+}
+
 uint32_t DefaultNoiseFrequency(const std::string& heuristic) {
   return heuristic == "random" ? 20 : 200;
 }
@@ -269,6 +324,8 @@ FuzzRun RunNoiseOnce(const NoiseSettings& settings, const std::vector<NoiseTarge
                       {"PECAN_NOISE_FREQUENCY", std::to_string(frequency)},
                       {"PECAN_NOISE_STRENGTH", std::to_string(settings.strength)},
                       {"PECAN_NOISE_SEED", std::to_string(seed)}};
+  if (!settings.atomic_sections.empty())
+    spec.environment["PECAN_NOISE_ATOMIC"] = settings.atomic_sections;
   if (settings.heuristic != "random") {
     WriteFocus(settings.heuristic, targets, n, focus, focus_path);
     spec.environment["PECAN_NOISE_FOCUS"] = focus_path;

@@ -29,8 +29,16 @@ struct NoiseSettings {
   double timeout = 10;
   int expect_exit = 0;
   bool keep_traces = false;
+  std::string atomic_sections;  // the runtime's PECAN_NOISE_ATOMIC file, or ""
   std::vector<std::string> command;
 };
+
+// Reads the user's atomic sections (`--atomic FILE`: lines `function NAME` and
+// `lines SOURCE:FIRST-LAST`, # comments) and writes them for the runtime to `out_path` as code
+// ranges of `program`. Returns how many sections; throws PecanError naming the line of a bad or
+// unknown entry.
+size_t WriteAtomicSections(const std::string& spec_path, const std::string& program,
+                           const std::string& out_path);
 
 // Where the focused heuristics point: each variable with the instructions that accessed it in
 // the first run (module path + offset).

@@ -4,6 +4,7 @@
 // region whose accesses all hold the lock (region_balance.c); and correct programs — locks,
 // condition variables, barriers, semaphores, atomics, 64 threads — with no race and no failure
 // (AtomRace reports only what happened).
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -143,6 +144,62 @@ TEST_CASE("Noise options are refused with other strategies", "[e2e][fuzz][noise]
                      "--", e2e::TestProgram("counter_race")},
                     dir + "/run.log");
   CHECK(e2e::ExitStatus(run.result) == 2);
-  CHECK_THAT(run.output, Catch::Contains("--heuristic, --frequency, --strength and --focus are for "
-                                         "--strategy noise"));
+  CHECK_THAT(run.output,
+             Catch::Contains("--heuristic, --frequency, --strength, --focus and --atomic are for "
+                             "--strategy noise"));
+}
+
+TEST_CASE("Noise checks the atomic sections a file lists: a function or a range of lines",
+          "[e2e][fuzz][noise]") {
+  const std::string dir = e2e::FreshDirectory("noise-atomic");
+  const std::string program = e2e::TestProgram("deposit_steps");
+  struct Case {
+    std::string name, spec;
+  };
+  for (const Case& c : {Case{"function", "function deposit\n"},
+                        Case{"lines", "# one deposit\nlines deposit_steps.c:18-23\n"}}) {
+    const std::string spec = dir + "/" + c.name + ".txt";
+    std::ofstream(spec) << c.spec;
+    const std::string out = dir + "/" + c.name;
+    const e2e::PecanRun run = e2e::RunPecan(
+        {"fuzz", "--strategy", "noise", "--runs", "10", "--atomic", spec, "-o", out, "--", program},
+        out + ".log", 300);
+    INFO(c.name << ":\n" << run.output);
+    CHECK_THAT(run.output, Catch::Contains("1 atomic section from " + spec));
+    const nlohmann::json summary = e2e::ReadJson(out + "/fuzz.json");
+    REQUIRE(summary["runs"].size() == 10);
+    CHECK(RunsWithFindings(summary, "atomicity", "balance", {19, 22}) >= 5);
+    for (const auto& r : summary["runs"])
+      for (const auto& finding : r["races"]) CHECK(finding["variant"] == "R-W-W");
+  }
+  // Without the file nothing is wrong: every access holds the lock.
+  const std::string out = dir + "/none";
+  const e2e::PecanRun run = e2e::RunPecan(
+      {"fuzz", "--strategy", "noise", "--runs", "5", "-o", out, "--", program}, out + ".log", 300);
+  INFO(run.output);
+  const nlohmann::json summary = e2e::ReadJson(out + "/fuzz.json");
+  CHECK(RunsWithFindings(summary, "atomicity", "balance", {19, 22}) == 0);
+}
+
+TEST_CASE("A bad atomic-sections file is refused with its line", "[e2e][fuzz][noise]") {
+  const std::string dir = e2e::FreshDirectory("noise-atomic-bad");
+  struct Case {
+    std::string spec, message;
+  };
+  for (const Case& c :
+       {Case{"function no_such_function\n", "bad.txt:1: no function no_such_function in "},
+        Case{"# c\nlines deposit_steps.c\n", "bad.txt:2: expected `lines FILE:FIRST-LAST`"},
+        Case{"lines nowhere.c:1-3\n", "bad.txt:1: no code for nowhere.c:1-3"},
+        Case{"section deposit\n", "bad.txt:1: expected `function NAME` or `lines"},
+        Case{"# nothing\n", "lists no atomic section"}}) {
+    const std::string spec = dir + "/bad.txt";
+    std::ofstream(spec) << c.spec;
+    const e2e::PecanRun run =
+        e2e::RunPecan({"fuzz", "--strategy", "noise", "--runs", "1", "--atomic", spec, "-o",
+                       dir + "/out", "--", e2e::TestProgram("deposit_steps")},
+                      dir + "/run.log", 60);
+    INFO(c.spec << run.output);
+    CHECK(e2e::ExitStatus(run.result) == 2);
+    CHECK_THAT(run.output, Catch::Contains(c.message));
+  }
 }
