@@ -282,21 +282,27 @@ SectionSlot* SlotOf(ThreadState& t) {
   return nullptr;
 }
 
+// The owner's writes follow the sequence-lock pattern: an odd version, the fields, then the
+// next even version. The final store is sequentially consistent: with the readers' loads (also
+// sequentially consistent) it makes the store-then-load of two threads opening sections at once
+// see at least one of the two.
 void CloseSection(SectionSlot& slot) {
   if (slot.addr.load(std::memory_order_relaxed) == 0) return;
   const uint64_t version = slot.version.load(std::memory_order_relaxed);
-  slot.version.store(version + 1, std::memory_order_seq_cst);
-  slot.addr.store(0, std::memory_order_seq_cst);
+  slot.version.store(version + 1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+  slot.addr.store(0, std::memory_order_relaxed);
   slot.version.store(version + 2, std::memory_order_seq_cst);
 }
 
 void OpenSection(SectionSlot& slot, uint64_t addr, uint64_t size, uint64_t pc, bool write) {
   const uint64_t version = slot.version.load(std::memory_order_relaxed);
-  slot.version.store(version + 1, std::memory_order_seq_cst);
-  slot.addr.store(addr, std::memory_order_seq_cst);
-  slot.size.store(size, std::memory_order_seq_cst);
-  slot.pc.store(pc, std::memory_order_seq_cst);
-  slot.write.store(write, std::memory_order_seq_cst);
+  slot.version.store(version + 1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+  slot.addr.store(addr, std::memory_order_relaxed);
+  slot.size.store(size, std::memory_order_relaxed);
+  slot.pc.store(pc, std::memory_order_relaxed);
+  slot.write.store(write, std::memory_order_relaxed);
   slot.version.store(version + 2, std::memory_order_seq_cst);
 }
 
@@ -305,13 +311,14 @@ void CheckOpenSection(SectionSlot& other, uint32_t serial, uint64_t addr, uint64
                       uint64_t pc, bool write) {
   const uint64_t before = other.version.load(std::memory_order_seq_cst);
   if (before & 1) return;  // being rewritten: the section it held has ended
-  const uint64_t other_addr = other.addr.load(std::memory_order_seq_cst);
+  const uint64_t other_addr = other.addr.load(std::memory_order_relaxed);
   if (other_addr == 0) return;
-  const uint64_t other_size = other.size.load(std::memory_order_seq_cst);
-  const uint64_t other_pc = other.pc.load(std::memory_order_seq_cst);
-  const bool other_write = other.write.load(std::memory_order_seq_cst);
-  const uint32_t other_serial = other.serial.load(std::memory_order_seq_cst);
-  if (other.version.load(std::memory_order_seq_cst) != before) return;
+  const uint64_t other_size = other.size.load(std::memory_order_relaxed);
+  const uint64_t other_pc = other.pc.load(std::memory_order_relaxed);
+  const bool other_write = other.write.load(std::memory_order_relaxed);
+  const uint32_t other_serial = other.serial.load(std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_acquire);
+  if (other.version.load(std::memory_order_relaxed) != before) return;
   if (!(write || other_write) || !Overlap(addr, size, other_addr, other_size)) return;
   ReportRace(addr > other_addr ? addr : other_addr,
              std::min(addr + size, other_addr + other_size) - std::max(addr, other_addr),
