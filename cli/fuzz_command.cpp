@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "analyzer/analysis.h"
 #include "cli/command.h"
 #include "cli/fuzz_drfinder.h"
+#include "cli/fuzz_noise.h"
 #include "cli/fuzz_race_targets.h"
 #include "cli/fuzz_report.h"
 #include "cli/program_file.h"
@@ -48,12 +50,25 @@ struct FuzzOptions {
   std::string source_root;  // for SARIF; empty: the working directory
   std::string races;        // racefuzzer: the report whose races to target
   std::string race;         // racefuzzer: only this finding's pair
+  std::string heuristic = "random";   // noise
+  std::optional<uint32_t> frequency;  // noise: per mille (default: the heuristic's)
+  std::optional<uint32_t> strength;   // noise: microseconds of sleep before the yield
+  std::optional<size_t> focus;        // noise: variables or locations per run
+  std::string atomic;                 // noise: the user's atomic sections (functions, lines)
   std::vector<std::string> command;
 };
 
-const std::vector<std::string> kFuzzFiles = {
-    "fuzz.json", "fuzz.sarif", "start.clip", "failures/",       "runs/",
-    "traces/",   "races/",     "drfinder/",  "first-run.pecan", "first-run.log"};
+const std::vector<std::string> kFuzzFiles = {"fuzz.json",
+                                             "fuzz.sarif",
+                                             "start.clip",
+                                             "failures/",
+                                             "runs/",
+                                             "traces/",
+                                             "races/",
+                                             "drfinder/",
+                                             "first-run.pecan",
+                                             "first-run.log",
+                                             "atomic-sections.txt"};
 
 // The clip every run starts from: the main thread's first event (THREAD_BEGIN at no site), of
 // this very executable; everything after it is the strategy's.
@@ -169,6 +184,60 @@ std::vector<RaceTarget> PrepareRaceTargets(const FuzzOptions& options, const pro
   return targets;
 }
 
+// The noise strategy's runs: free-running and recorded, `--jobs` at a time; the focused
+// heuristics take their variables from a first recorded run.
+void RunNoise(const FuzzOptions& options, OutputDirectory& output, std::vector<FuzzRun>& runs,
+              ProgressWithWarnings& progress, size_t& done) {
+  std::vector<NoiseTarget> targets;
+  if (options.heuristic != "random") {
+    targets = NoiseTargetsOf(ReadTrace(RecordFirstRun(options, output)));
+    std::cout << "pecan fuzz: " << targets.size() << " shared variable"
+              << (targets.size() == 1 ? "" : "s")
+              << " to focus the noise on, from a first recorded run (first-run.pecan)\n";
+  }
+  NoiseSettings settings;
+  settings.heuristic = options.heuristic;
+  settings.frequency = options.frequency.value_or(0);
+  settings.strength = options.strength.value_or(settings.strength);
+  settings.focus = options.focus.value_or(0);
+  settings.timeout = options.timeout;
+  settings.expect_exit = options.expect_exit;
+  settings.command = options.command;
+  if (!options.atomic.empty()) {
+    settings.atomic_sections = output.Claim("atomic-sections.txt");
+    const size_t sections =
+        WriteAtomicSections(options.atomic, options.command.front(), settings.atomic_sections);
+    std::cout << "pecan fuzz: " << sections << " atomic section" << (sections == 1 ? "" : "s")
+              << " from " << options.atomic << "\n";
+  }
+  RunJobs(
+      runs.size(), options.jobs,
+      [&](size_t n) {
+        const uint64_t seed = options.seed + n;
+        const std::string name = "run-" + std::to_string(seed);
+        const std::string trace = output.Claim("traces/" + name + ".pecan");
+        const std::string report = output.Claim("runs/" + name + ".noise");
+        const std::string focus = output.Claim("runs/" + name + ".focus");
+        const std::string log = output.Claim("runs/" + name + ".log");
+        const std::string replay_log = output.Claim("runs/" + name + ".replay.log");
+        FuzzRun& run = runs[n];
+        run = RunNoiseOnce(settings, targets, seed, n, trace, report, focus, log,
+                           output.Claim("failures/" + name + ".clip"), replay_log);
+        fs::remove(report);
+        fs::remove(focus);
+        if (!run.failed() && !run.error()) {
+          fs::remove(log);
+          fs::remove(replay_log);
+        }
+        if (options.keep_traces && fs::exists(trace)) {
+          run.trace = trace;
+        } else {
+          fs::remove(trace);
+        }
+      },
+      [&](size_t) { progress.Update(++done); });
+}
+
 int RunFuzz(FuzzOptions options) {
   if (!options.command.empty() && options.command.front() == "--")
     options.command.erase(options.command.begin());
@@ -182,6 +251,11 @@ int RunFuzz(FuzzOptions options) {
   }
   if (options.strategy != "racefuzzer" && (!options.races.empty() || !options.race.empty()))
     throw PecanError("fuzz: --races and --race are for --strategy racefuzzer");
+  if (options.strategy != "noise" && (options.heuristic != "random" || options.frequency ||
+                                      options.strength || options.focus || !options.atomic.empty()))
+    throw PecanError(
+        "fuzz: --heuristic, --frequency, --strength, --focus and --atomic are for --strategy "
+        "noise");
   OutputDirectory output(options.output, "fuzz", kFuzzFiles);
   const std::string start_clip = output.Claim("start.clip");
   WriteClipFile(start_clip, StartClip(program, options.command));
@@ -228,52 +302,56 @@ int RunFuzz(FuzzOptions options) {
       std::cout << "pecan fuzz: " << relations->size()
                 << " may-trigger relations from a first recorded run (first-run.pecan)\n";
     }
-    const proto::Clip start = ReadClipFile(start_clip);
-    RunJobs(
-        options.runs, relations ? 1 : options.jobs,
-        [&](size_t n) {
-          FuzzRun& run = runs[n];
-          run.seed = options.seed + n;
-          const std::string name = "run-" + std::to_string(run.seed);
-          const std::string log = output.Claim("runs/" + name + ".log");
-          if (options.keep_traces || relations)
-            run.trace = output.Claim("traces/" + name + ".pecan");
-          std::string clip = start_clip;
-          std::vector<std::string> extra;
-          if (relations) {
-            clip = output.Claim("drfinder/" + name + ".clip");
-            const std::string input = output.Claim("drfinder/" + name + ".may-trigger");
-            WriteClipFile(
-                clip, WriteMayTriggerInput(*relations, *first_trace, start, options.depth, input));
-            extra = {"--may-trigger", input};
-          }
-          if (!targets.empty()) {
-            run.race_target = targets[n % targets.size()].id;
-            clip = target_clips[n % targets.size()];
-          }
-          run.verdict = RunOnce(options, options.strategy, run.seed, steps, clip, log,
-                                output.Claim("failures/" + name + ".clip"), run.trace, extra);
-          if (relations && fs::exists(run.trace)) {
-            try {
-              const Trace trace = ReadTrace(run.trace);
-              const std::vector<HappensBeforeRace> observed = FindHappensBeforeRaces(trace);
-              run.verdict.races = ObservedRacesJson(trace, observed);
-              run.verdict.races_total = observed.size();
-              run.drfinder = true;
-              Symbolizer symbolizer(trace);
-              MayTriggerRelations next = CollectMayTrigger(trace, symbolizer, options.depth);
-              if (next.size() > 0) *relations = std::move(next);  // MTR': feedback
-            } catch (const std::exception& error) {
-              std::cerr << "pecan fuzz: run " << run.seed << ": its trace cannot be read ("
-                        << error.what() << "): no races observed\n";
+    if (options.strategy == "noise") {
+      RunNoise(options, output, runs, progress, done);
+    } else {
+      const proto::Clip start = ReadClipFile(start_clip);
+      RunJobs(
+          options.runs, relations ? 1 : options.jobs,
+          [&](size_t n) {
+            FuzzRun& run = runs[n];
+            run.seed = options.seed + n;
+            const std::string name = "run-" + std::to_string(run.seed);
+            const std::string log = output.Claim("runs/" + name + ".log");
+            if (options.keep_traces || relations)
+              run.trace = output.Claim("traces/" + name + ".pecan");
+            std::string clip = start_clip;
+            std::vector<std::string> extra;
+            if (relations) {
+              clip = output.Claim("drfinder/" + name + ".clip");
+              const std::string input = output.Claim("drfinder/" + name + ".may-trigger");
+              WriteClipFile(clip, WriteMayTriggerInput(*relations, *first_trace, start,
+                                                       options.depth, input));
+              extra = {"--may-trigger", input};
             }
-            if (!options.keep_traces) fs::remove(run.trace);
-          }
-          // A passing run's output is not worth keeping.
-          if (!run.failed() && !run.error()) fs::remove(log);
-          if (!run.trace.empty() && !fs::exists(run.trace)) run.trace.clear();
-        },
-        [&](size_t) { progress.Update(++done); });
+            if (!targets.empty()) {
+              run.race_target = targets[n % targets.size()].id;
+              clip = target_clips[n % targets.size()];
+            }
+            run.verdict = RunOnce(options, options.strategy, run.seed, steps, clip, log,
+                                  output.Claim("failures/" + name + ".clip"), run.trace, extra);
+            if (relations && fs::exists(run.trace)) {
+              try {
+                const Trace trace = ReadTrace(run.trace);
+                const std::vector<HappensBeforeRace> observed = FindHappensBeforeRaces(trace);
+                run.verdict.races = ObservedRacesJson(trace, observed);
+                run.verdict.races_total = observed.size();
+                run.drfinder = true;
+                Symbolizer symbolizer(trace);
+                MayTriggerRelations next = CollectMayTrigger(trace, symbolizer, options.depth);
+                if (next.size() > 0) *relations = std::move(next);  // MTR': feedback
+              } catch (const std::exception& error) {
+                std::cerr << "pecan fuzz: run " << run.seed << ": its trace cannot be read ("
+                          << error.what() << "): no races observed\n";
+              }
+              if (!options.keep_traces) fs::remove(run.trace);
+            }
+            // A passing run's output is not worth keeping.
+            if (!run.failed() && !run.error()) fs::remove(log);
+            if (!run.trace.empty() && !fs::exists(run.trace)) run.trace.clear();
+          },
+          [&](size_t) { progress.Update(++done); });
+    }
   }
 
   const std::vector<FuzzFailure> failures = DistinctFuzzFailures(runs);
@@ -286,6 +364,13 @@ int RunFuzz(FuzzOptions options) {
     settings["steps"] = steps;
   }
   if (options.strategy == "racefuzzer") settings["races"] = RaceTargetsJson(targets, runs);
+  if (options.strategy == "noise") {
+    settings["heuristic"] = options.heuristic;
+    settings["frequency"] = options.frequency.value_or(DefaultNoiseFrequency(options.heuristic));
+    settings["strength"] = options.strength.value_or(NoiseSettings{}.strength);
+    if (options.heuristic != "random")
+      settings["focus"] = options.focus.value_or(DefaultNoiseFocus(options.heuristic));
+  }
   const nlohmann::json summary = FuzzJson(std::move(settings), runs, failures, options.command);
   WriteOutputFile(output.Claim("fuzz.json"),
                   summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
@@ -296,6 +381,7 @@ int RunFuzz(FuzzOptions options) {
           "\n");
   PrintFuzzSummary(std::cout, options.strategy, runs, failures, options.command, options.output);
   if (!targets.empty()) PrintRaceTargets(std::cout, targets, runs);
+  if (options.strategy == "noise") PrintNoiseFindings(std::cout, runs);
   if (!failures.empty()) return 1;
   return CountFuzzRuns(runs).errors > 0 ? 2 : 0;
 }
@@ -307,8 +393,10 @@ std::function<int()> SetupFuzz(CLI::App& app) {
                  "can run; pct: PCT's priorities with --depth change points; racefuzzer: random, "
                  "but a thread about to run a statement of a racing pair waits until another "
                  "is about to race with it; drfinder: random, but a lock acquisition another "
-                 "thread may trigger first is postponed until it has (see below)")
-      ->check(CLI::IsMember({"random", "pct", "racefuzzer", "drfinder"}));
+                 "thread may trigger first is postponed until it has; noise: threads run freely "
+                 "with noise injected at accesses, and races are caught as they happen (see "
+                 "below)")
+      ->check(CLI::IsMember({"random", "pct", "racefuzzer", "drfinder", "noise"}));
   app.add_option("--runs", options->runs, "How many runs (default 100)")
       ->check(CLI::Range(size_t{1}, size_t{10000000}));
   app.add_option("--seed", options->seed,
@@ -351,6 +439,30 @@ std::function<int()> SetupFuzz(CLI::App& app) {
                  "racefuzzer: target only the racing pair of this finding id (default: runs "
                  "cycle through all pairs)")
       ->type_name("ID");
+  app.add_option("--heuristic", options->heuristic,
+                 "noise: where noise goes: random (default: any access), variable (the accesses "
+                 "of --focus variables, rotated between runs) or location (--focus "
+                 "instructions, rotated between runs)")
+      ->check(CLI::IsMember({"random", "variable", "location"}));
+  app.add_option("--frequency", options->frequency,
+                 "noise: per mille of the heuristic's accesses that get noise (default 20 for "
+                 "random, 200 for variable and location)")
+      ->check(CLI::Range(1u, 1000u))
+      ->type_name("PERMILLE");
+  app.add_option("--strength", options->strength,
+                 "noise: microseconds a noised thread sleeps before it yields (default 10; 0: it "
+                 "only yields)")
+      ->check(CLI::Range(0u, 1000000u))
+      ->type_name("MICROS");
+  app.add_option("--focus", options->focus,
+                 "noise: variables (variable) or instructions (location) each run focuses on "
+                 "(default 2 variables, 4 instructions)")
+      ->check(CLI::Range(size_t{1}, size_t{1000}));
+  app.add_option("--atomic", options->atomic,
+                 "noise: atomic sections to check besides pecan_region_begin/end: lines "
+                 "`function NAME` (entry to exit) or `lines FILE:FIRST-LAST` (from a thread's "
+                 "first access inside to its first access, call or return outside)")
+      ->type_name("FILE");
   app.add_option("command", options->command, "The program and its arguments, after --")
       ->required()
       ->type_name("PROGRAM [ARGS...]");
@@ -388,15 +500,27 @@ std::function<int()> SetupFuzz(CLI::App& app) {
       "shows under happens-before are its `races` in fuzz.json, and its relations schedule the\n"
       "next run, so runs go one at a time.\n"
       "\n"
+      "Noise (AtomRace: Letko, Vojnar, Krena, PADTAD 2008): threads run freely and every run\n"
+      "is recorded. Each access opens a tiny atomic section of its thread that lasts until the\n"
+      "thread's next event; another thread's access to the same bytes while it is open, one of\n"
+      "the two a write, is a race that happened (no false alarms). Within pecan_region_begin/end,\n"
+      "another thread's access between two of the region's accesses to a location that makes\n"
+      "the three unserializable is an atomicity violation. Noise (a sleep of --strength\n"
+      "microseconds, then a yield) inside the sections makes both likelier. Findings are each\n"
+      "run's `races` in fuzz.json; a failing run is replayed from its recorded clip, which then\n"
+      "reproduces the failure. `pecan heal fuzz.json -- PROGRAM` runs the program with the\n"
+      "races it lists serialized.\n"
+      "\n"
       "Exit status: 1 when a run failed, 0 when none did, 2 on errors.");
   return [options] { return RunFuzz(*options); };
 }
 
 }  // namespace
 
-PECAN_COMMAND("fuzz",
-              "Run a program many times under seeded schedules (random, PCT or RaceFuzzer); every failure "
-              "comes with a clip that reproduces it",
-              55, SetupFuzz);
+PECAN_COMMAND(
+    "fuzz",
+    "Run a program many times under seeded schedules (random, PCT, RaceFuzzer, DrFinder) or "
+    "with noise (AtomRace); every failure comes with a clip that reproduces it",
+    55, SetupFuzz);
 
 }  // namespace pecan::cli

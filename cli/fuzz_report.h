@@ -25,6 +25,7 @@ struct FuzzRun {
   std::string trace;        // --keep-traces: the run's trace
   std::string race_target;  // racefuzzer: the id of the pair the run targeted
   bool drfinder = false;    // drfinder: `races` are those its trace showed under happens-before
+  bool noise = false;       // noise: `races` are the runtime's AtomRace findings (and atomicity)
   bool failed() const { return !verdict.failure.empty(); }
   bool error() const { return verdict.outcome == "error" || verdict.outcome == "infeasible"; }
   const char* outcome() const { return failed() ? "failed" : error() ? "error" : "passed"; }
@@ -100,7 +101,7 @@ inline nlohmann::json FuzzJson(nlohmann::json settings, const std::vector<FuzzRu
     }
     if (!run.trace.empty()) record["trace"] = run.trace;
     if (!run.race_target.empty()) record["race_target"] = run.race_target;
-    if (!run.race_target.empty() || run.drfinder) {
+    if (!run.race_target.empty() || run.drfinder || run.noise) {
       record["races"] = run.verdict.races;
       record["races_total"] = run.verdict.races_total;
     }
@@ -238,8 +239,11 @@ inline void PrintFuzzSummary(std::ostream& out, const std::string& strategy,
     if (!verdict.failure_site.empty()) out << " at " << verdict.failure_site;
     out << " in " << failure.seeds.size() << " of " << runs.size() << " runs (first: seed "
         << failure.seeds.front() << ")\n"
-        << "   " << verdict.failure_message << "\n"
-        << "   reproduce: " << ReplayCommandLine(verdict.failure_clip, command) << "\n";
+        << "   " << verdict.failure_message << "\n";
+    if (!verdict.failure_clip.empty())
+      out << "   reproduce: " << ReplayCommandLine(verdict.failure_clip, command) << "\n";
+    else
+      out << "   no clip reproduces it: " << verdict.reason << "\n";
   }
   for (const FuzzRun& run : runs)
     if (run.error()) {

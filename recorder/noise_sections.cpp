@@ -37,6 +37,10 @@ struct NoiseSettings {
   uint64_t seed = 0;
   int report_fd = -1;
   std::vector<uint64_t> focus;  // sorted instruction addresses (variable, location)
+  // User atomic sections from PECAN_NOISE_ATOMIC: functions (entry to exit) and line ranges
+  // (from the first access inside to the first access outside), as sorted address ranges.
+  std::vector<std::pair<uint64_t, uint64_t>> functions;
+  std::vector<std::pair<uint64_t, uint64_t>> lines;
 };
 
 NoiseSettings* settings = nullptr;
@@ -72,6 +76,7 @@ struct alignas(64) SectionSlot {
   std::atomic<uint32_t> serial{0};
   // The open region of the owner (pecan_region_begin/end), under `region_lock`.
   std::atomic<uint32_t> region_depth{0};
+  bool in_lines = false;  // the owner is inside a line-range section (owner only)
   SpinLock region_lock;
   int region_used = 0;
   RegionEntry region[kRegionEntries];
@@ -137,6 +142,37 @@ std::vector<uint64_t> ReadFocus(const char* path) {
   }
   std::sort(focus.begin(), focus.end());
   return focus;
+}
+
+// PECAN_NOISE_ATOMIC: lines "function|lines MODULE_PATH BEGIN END" (offsets in hex), written
+// by `pecan fuzz --atomic`.
+void ReadAtomicSections(const char* path) {
+  std::ifstream in(path);
+  if (!in) {
+    RuntimeMessage("cannot read PECAN_NOISE_ATOMIC ", path, "; no user atomic sections");
+    return;
+  }
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream fields(line);
+    std::string kind, module, begin, end;
+    if (!(fields >> kind >> module >> begin >> end)) continue;
+    // Offset 1, not 0: a non-PIE executable loads at 0, and 0 means "not loaded".
+    const uint64_t one = ResolveModuleOffset(module, 1);
+    if (one == 0) continue;
+    const uint64_t base = one - 1;
+    const std::pair<uint64_t, uint64_t> range{base + strtoull(begin.c_str(), nullptr, 16),
+                                              base + strtoull(end.c_str(), nullptr, 16)};
+    if (kind == "function") settings->functions.push_back(range);
+    if (kind == "lines") settings->lines.push_back(range);
+  }
+  std::sort(settings->functions.begin(), settings->functions.end());
+  std::sort(settings->lines.begin(), settings->lines.end());
+}
+
+bool InRanges(const std::vector<std::pair<uint64_t, uint64_t>>& ranges, uint64_t pc) {
+  auto after = std::upper_bound(ranges.begin(), ranges.end(), std::make_pair(pc, ~uint64_t{0}));
+  return after != ranges.begin() && pc < std::prev(after)->second;
 }
 
 bool Focused(uint64_t pc) {
@@ -246,21 +282,27 @@ SectionSlot* SlotOf(ThreadState& t) {
   return nullptr;
 }
 
+// The owner's writes follow the sequence-lock pattern: an odd version, the fields, then the
+// next even version. The final store is sequentially consistent: with the readers' loads (also
+// sequentially consistent) it makes the store-then-load of two threads opening sections at once
+// see at least one of the two.
 void CloseSection(SectionSlot& slot) {
   if (slot.addr.load(std::memory_order_relaxed) == 0) return;
   const uint64_t version = slot.version.load(std::memory_order_relaxed);
-  slot.version.store(version + 1, std::memory_order_seq_cst);
-  slot.addr.store(0, std::memory_order_seq_cst);
+  slot.version.store(version + 1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+  slot.addr.store(0, std::memory_order_relaxed);
   slot.version.store(version + 2, std::memory_order_seq_cst);
 }
 
 void OpenSection(SectionSlot& slot, uint64_t addr, uint64_t size, uint64_t pc, bool write) {
   const uint64_t version = slot.version.load(std::memory_order_relaxed);
-  slot.version.store(version + 1, std::memory_order_seq_cst);
-  slot.addr.store(addr, std::memory_order_seq_cst);
-  slot.size.store(size, std::memory_order_seq_cst);
-  slot.pc.store(pc, std::memory_order_seq_cst);
-  slot.write.store(write, std::memory_order_seq_cst);
+  slot.version.store(version + 1, std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_release);
+  slot.addr.store(addr, std::memory_order_relaxed);
+  slot.size.store(size, std::memory_order_relaxed);
+  slot.pc.store(pc, std::memory_order_relaxed);
+  slot.write.store(write, std::memory_order_relaxed);
   slot.version.store(version + 2, std::memory_order_seq_cst);
 }
 
@@ -269,13 +311,14 @@ void CheckOpenSection(SectionSlot& other, uint32_t serial, uint64_t addr, uint64
                       uint64_t pc, bool write) {
   const uint64_t before = other.version.load(std::memory_order_seq_cst);
   if (before & 1) return;  // being rewritten: the section it held has ended
-  const uint64_t other_addr = other.addr.load(std::memory_order_seq_cst);
+  const uint64_t other_addr = other.addr.load(std::memory_order_relaxed);
   if (other_addr == 0) return;
-  const uint64_t other_size = other.size.load(std::memory_order_seq_cst);
-  const uint64_t other_pc = other.pc.load(std::memory_order_seq_cst);
-  const bool other_write = other.write.load(std::memory_order_seq_cst);
-  const uint32_t other_serial = other.serial.load(std::memory_order_seq_cst);
-  if (other.version.load(std::memory_order_seq_cst) != before) return;
+  const uint64_t other_size = other.size.load(std::memory_order_relaxed);
+  const uint64_t other_pc = other.pc.load(std::memory_order_relaxed);
+  const bool other_write = other.write.load(std::memory_order_relaxed);
+  const uint32_t other_serial = other.serial.load(std::memory_order_relaxed);
+  std::atomic_thread_fence(std::memory_order_acquire);
+  if (other.version.load(std::memory_order_relaxed) != before) return;
   if (!(write || other_write) || !Overlap(addr, size, other_addr, other_size)) return;
   ReportRace(addr > other_addr ? addr : other_addr,
              std::min(addr + size, other_addr + other_size) - std::max(addr, other_addr),
@@ -324,6 +367,32 @@ void CheckOwnRegion(SectionSlot& slot, uint64_t addr, uint64_t size, uint64_t pc
   entry.size = size;
   entry.last_pc = pc;
   entry.last_write = write;
+}
+
+// A region of the user's (pecan_region_begin, an atomic function's entry, a line range's first
+// access) begins; nested ones count.
+void BeginRegion(SectionSlot& slot) {
+  if (slot.region_depth.load(std::memory_order_relaxed) == 0) {
+    SpinLockGuard guard(slot.region_lock);
+    slot.region_used = 0;
+  }
+  slot.region_depth.fetch_add(1, std::memory_order_seq_cst);
+}
+
+void EndRegion(SectionSlot& slot) {
+  if (slot.region_depth.load(std::memory_order_relaxed) > 0)
+    slot.region_depth.fetch_sub(1, std::memory_order_seq_cst);
+}
+
+// Line-range sections: the owner enters at an access inside a range and leaves at one outside.
+void FollowLineSections(SectionSlot& slot, uint64_t pc) {
+  const bool inside = InRanges(settings->lines, pc);
+  if (inside == slot.in_lines) return;
+  slot.in_lines = inside;
+  if (inside)
+    BeginRegion(slot);
+  else
+    EndRegion(slot);
 }
 
 bool WantsNoise(uint32_t serial, uint64_t addr, uint64_t pc) {
@@ -383,6 +452,7 @@ bool StartNoiseMonitor() {
   settings->strength = ReadNumber("PECAN_NOISE_STRENGTH", 0, 10'000'000);
   settings->seed = ReadNumber("PECAN_NOISE_SEED", 0, 0xffffffffu);
   if (const char* focus = Env("PECAN_NOISE_FOCUS")) settings->focus = ReadFocus(focus);
+  if (const char* atomic = Env("PECAN_NOISE_ATOMIC")) ReadAtomicSections(atomic);
   return true;
 }
 
@@ -394,6 +464,7 @@ void NoiseOnAccess(ThreadState& t, EventKind kind, uint64_t addr, uint64_t size,
   if (slot != nullptr) {
     const bool write = IsWrite(kind);
     const int self = t.section_slot;
+    if (!settings->lines.empty()) FollowLineSections(*slot, pc);
     OpenSection(*slot, addr, size, pc, write);
     const int bound = slots_bound.load(std::memory_order_seq_cst);
     for (int i = 0; i < bound; ++i) {
@@ -416,15 +487,25 @@ void NoiseOnEvent(ThreadState& t, EventKind kind, uint64_t) {
   SectionSlot& slot = *found;
   CloseSection(slot);
   if (kind == EventKind::kRegionBegin) {
-    if (slot.region_depth.load(std::memory_order_relaxed) == 0) {
-      SpinLockGuard guard(slot.region_lock);
-      slot.region_used = 0;
-    }
-    slot.region_depth.fetch_add(1, std::memory_order_seq_cst);
+    BeginRegion(slot);
   } else if (kind == EventKind::kRegionEnd) {
-    if (slot.region_depth.load(std::memory_order_relaxed) > 0)
-      slot.region_depth.fetch_sub(1, std::memory_order_seq_cst);
+    EndRegion(slot);
   }
+}
+
+void NoiseOnFunction(ThreadState& t, bool entry, uint64_t pc) {
+  // Entering or leaving a function is an event outside a line range unless its pc is inside.
+  if (!settings->lines.empty() && t.section_slot >= 0)
+    FollowLineSections(section_slots[t.section_slot], pc);
+  if (settings->functions.empty() || !InRanges(settings->functions, pc)) return;
+  SectionSlot* slot = entry                 ? SlotOf(t)
+                      : t.section_slot >= 0 ? &section_slots[t.section_slot]
+                                            : nullptr;
+  if (slot == nullptr) return;
+  if (entry)
+    BeginRegion(*slot);
+  else
+    EndRegion(*slot);
 }
 
 void NoiseOnThreadEnd(ThreadState& t) {
@@ -435,6 +516,7 @@ void NoiseOnThreadEnd(ThreadState& t) {
   SectionSlot& slot = section_slots[t.section_slot];
   CloseSection(slot);
   slot.region_depth.store(0, std::memory_order_seq_cst);
+  slot.in_lines = false;
   slot.taken.store(false, std::memory_order_release);
   t.section_slot = -1;
 }

@@ -7,7 +7,9 @@
 // next access or other event (Figure 2's beforeAccess .. afterAccess: nothing synchronizes in
 // between, since every synchronization is an event). An access by another thread to an
 // overlapping location while the section is open, one of the two a write, is a race that
-// happened: both accesses were enabled at once. Within a `pecan_region_begin/end` region, an
+// happened: both accesses were enabled at once. Within a `pecan_region_begin/end` region (or a
+// user atomic section of PECAN_NOISE_ATOMIC: a function from entry to exit, or a range of lines
+// from the thread's first access inside to its first access, call or return outside), an
 // access by another thread between two of the region's accesses to one location that makes
 // the three unserializable (R-W-R, W-W-R, W-R-W, R-W-W) is an atomicity violation (Figure 3's
 // SuspectAccess). Noise — a sleep of PECAN_NOISE_STRENGTH microseconds, then a yield — is
@@ -36,6 +38,7 @@ bool StartNoiseMonitor();
 
 void NoiseOnAccess(ThreadState& t, EventKind kind, uint64_t addr, uint64_t size, uint64_t pc);
 void NoiseOnEvent(ThreadState& t, EventKind kind, uint64_t target);
+void NoiseOnFunction(ThreadState& t, bool entry, uint64_t pc);
 void NoiseOnThreadEnd(ThreadState& t);
 
 }  // namespace pecan::rt

@@ -33,6 +33,10 @@ void SectionsOnEvent(ThreadState& t, EventKind kind, uint64_t target) {
   if (heal_on) HealOnEvent(t, kind, target);
 }
 
+void SectionsOnFunction(ThreadState& t, bool entry, uint64_t pc) {
+  if (noise_on) NoiseOnFunction(t, entry, pc);
+}
+
 void SectionsOnThreadEnd(ThreadState& t) {
   if (noise_on) NoiseOnThreadEnd(t);
   if (heal_on) HealOnThreadEnd(t);

@@ -27,6 +27,8 @@ void SectionsOnAccess(ThreadState& t, EventKind kind, uint64_t addr, uint64_t si
 // thread's end), and before a call that may block: the thread's open section ends here.
 // `target` is the event's object (the key of a region).
 void SectionsOnEvent(ThreadState& t, EventKind kind, uint64_t target);
+// Entry to (or exit from) the instrumented function whose code holds `pc`.
+void SectionsOnFunction(ThreadState& t, bool entry, uint64_t pc);
 // The thread is ending: its monitor state is released.
 void SectionsOnThreadEnd(ThreadState& t);
 

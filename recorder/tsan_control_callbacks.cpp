@@ -44,6 +44,7 @@ PECAN_EXPORT void __tsan_func_entry(void* caller_pc) {
   if (!(t.gates & kGateFuncs)) return;
   ++t.func_depth;
   EndEpoch(t);
+  if (t.gates & kGateSections) SectionsOnFunction(t, true, PECAN_CALLER_PC());
   BeforeEvent(t, EventKind::kFuncEntry, PECAN_CALLER_PC(), 0, 0);
   EmitPlain(t, PackPlainWord(EventKind::kFuncEntry, 0, 0, 0), PECAN_CALLER_PC());
 }
@@ -53,6 +54,7 @@ PECAN_EXPORT void __tsan_func_exit() {
   if (!(t.gates & kGateFuncs) || t.func_depth == 0) return;
   --t.func_depth;
   EndEpoch(t);
+  if (t.gates & kGateSections) SectionsOnFunction(t, false, PECAN_CALLER_PC());
   BeforeEvent(t, EventKind::kFuncExit, PECAN_CALLER_PC(), 0, 0);
   EmitPlain(t, PackPlainWord(EventKind::kFuncExit, 0, 0, 0), PECAN_CALLER_PC());
 }

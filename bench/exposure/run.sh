@@ -7,7 +7,8 @@
 #   BUILD_DIR  a pecan build tree holding recorder/wrappers/pecan-cc and cli/pecan (default: build)
 #   RUNS       native runs per program (default: 200)
 #   FUZZ_RUNS  pecan fuzz runs per program and strategy (default: RUNS)
-# Environment: STRATEGIES (default "random pct2 pct3"; also "racefuzzer", "drfinder"; "" for native stress
+# Environment: STRATEGIES (default "random pct2 pct3"; also "racefuzzer", "drfinder",
+# "noise-random", "noise-variable", "noise-location" (AtomRace's heuristics); "" for native stress
 # only; add "hunt" for
 # HUNT_RUNS runs of `pecan hunt`, default 5: each records a new run, predicts and replays);
 # PROGRAMS (names without extension, default all).
@@ -51,10 +52,12 @@ compile_program() {
   "$pecan_compiler" "${flags[@]}" "$source" -o "$work/$name.pecan"
 }
 
-# stress_native NAME: runs the native binary RUNS times; writes "FAILURES FIRST_FAILURE HANGS".
+# stress_native NAME: runs the native binary RUNS times; writes "FAILURES FIRST_FAILURE HANGS
+# MILLISECONDS" (the time of all runs).
 stress_native() {
-  local name=$1 failures=0 hangs=0 first=- status
+  local name=$1 failures=0 hangs=0 first=- status started
   exec 2>/dev/null # keep bash's "Aborted" job reports out of the table
+  started=$(date +%s%N)
   for ((run = 1; run <= runs; run++)); do
     status=0
     timeout "$run_timeout" "$work/$name.native" >/dev/null 2>&1 || status=$?
@@ -64,7 +67,7 @@ stress_native() {
       [ "$first" = - ] && first=$run
     fi
   done
-  echo "$failures $first $hangs" >"$work/$name.stress"
+  echo "$failures $first $hangs $((($(date +%s%N) - started) / 1000000))" >"$work/$name.stress"
 }
 
 # fuzz_strategy NAME STRATEGY: runs `pecan fuzz` FUZZ_RUNS times on the pecan binary under one
@@ -77,6 +80,7 @@ fuzz_strategy() {
     pct*) options=(--strategy pct --depth "${strategy#pct}") ;;
     racefuzzer) options=(--strategy racefuzzer) ;;
     drfinder) options=(--strategy drfinder) ;;
+    noise-*) options=(--strategy noise --heuristic "${strategy#noise-}") ;;
   esac
   out=$work/$name.$strategy
   "$pecan" fuzz "${options[@]}" --runs "$fuzz_runs" --timeout "$fuzz_timeout" -j "$jobs" -o "$out" \
@@ -86,14 +90,21 @@ import json, sys
 try:
     summary = json.load(open(sys.argv[1]))
 except (OSError, ValueError):
-    print("- - - error 0 0")
+    print("- - - error 0 0 0 0")
     sys.exit()
 runs = summary["runs"]
 failing = [r for r in runs if r["outcome"] == "failed"]
 first = min((r["seed"] - summary["seed"] + 1 for r in failing), default="-")
 kinds = ",".join(sorted({r["failure"]["kind"] for r in failing})) or "-"
 with_race = sum(1 for r in runs if r.get("races_total", 0) > 0)
-print(len(failing), first, kinds, summary["counts"]["errors"], with_race, len(runs))
+# Distinct races (and atomicity violations) by their instructions, over all runs.
+def key(finding):
+    return tuple(finding[p]["site"].get("text", "") + finding[p]["kind"]
+                 for p in ("first", "second", "third") if p in finding)
+distinct = len({key(f) for r in runs for f in r.get("races", [])})
+mean_ms = round(1000 * sum(r.get("seconds", 0) for r in runs) / max(len(runs), 1))
+print(len(failing), first, kinds, summary["counts"]["errors"], with_race, len(runs), distinct,
+      mean_ms)
 PY
 }
 
@@ -129,24 +140,27 @@ for run in range(1, hunts + 1):
         exposed += 1
         first = run if first == "-" else first
         kinds.update(failures)
-print(exposed, first, ",".join(sorted(kinds)) or "-", errors, 0, hunts)
+print(exposed, first, ",".join(sorted(kinds)) or "-", errors, 0, hunts, 0, 0)
 PY
 }
 
 # strategy_columns header | NAME: the per-strategy columns, "failed/RUNS first-failing-run";
 # racefuzzer adds "rN", the runs that created a real race on their targeted pair ("no races":
 # the first run showed none to target); drfinder "rN", the runs whose trace shows a race under
-# happens-before.
+# happens-before; noise-* "rN dD", the runs that caught a race or atomicity violation and how many
+# distinct ones (by instructions) they caught.
 strategy_columns() {
-  local strategy failed first kinds errors with_race done_runs
+  local strategy failed first kinds errors with_race done_runs distinct mean_ms
   for strategy in "${strategies[@]}"; do
     if [ "$1" = header ]; then
       printf ' %-18s' "$strategy"
       continue
     fi
-    read -r failed first kinds errors with_race done_runs <"$work/$1.$strategy.result"
+    read -r failed first kinds errors with_race done_runs distinct mean_ms <"$work/$1.$strategy.result"
     if [ "$failed" = - ]; then
       printf ' %-18s' "error"
+    elif [[ $strategy == noise-* ]]; then
+      printf ' %-18s' "$failed/$(runs_of "$strategy") $first r$with_race d$distinct"
     elif [ "$strategy" = racefuzzer ] && [ "$done_runs" = 0 ]; then
       printf ' %-18s' "no races"
     elif [ "$strategy" = racefuzzer ] || [ "$strategy" = drfinder ]; then
@@ -162,9 +176,9 @@ runs_of() {
 }
 
 strategy_false_failures() {
-  local total=0 strategy failed first kinds errors with_race done_runs
+  local total=0 strategy failed first kinds errors with_race done_runs distinct mean_ms
   for strategy in "${strategies[@]}"; do
-    read -r failed first kinds errors with_race done_runs <"$work/$1.$strategy.result"
+    read -r failed first kinds errors with_race done_runs distinct mean_ms <"$work/$1.$strategy.result"
     [ "$failed" = - ] && failed=$(runs_of "$strategy") errors=0
     total=$((total + failed + errors))
   done
@@ -213,7 +227,7 @@ correct_programs=0
 for source in "${sources[@]}"; do
   name=$(basename "${source%.*}")
   expected=$(expected_failure "$source")
-  read -r failures first hangs <"$work/$name.stress"
+  read -r failures first hangs native_ms <"$work/$name.stress"
   native="$failures/$runs"
   [ "$hangs" -gt 0 ] && native="$native (${hangs} timed out)"
   printf '%-32s %-10s %-22s %-10s' "$name" "$expected" "$native" "$first"
@@ -233,5 +247,32 @@ if [ "${#strategies[@]}" -gt 0 ]; then
   for strategy in "${strategies[@]}"; do per_program=$((per_program + $(runs_of "$strategy"))); done
   echo "Correct twins under pecan fuzz/hunt: $fuzz_false_failures false failures or errors in $((correct_programs * per_program)) runs (must be 0)"
 fi
+# Noise's cost: the mean time of a noise run (recorded, with its noise) against a native run,
+# over the programs whose native runs did not hang.
+for strategy in "${strategies[@]}"; do
+  [[ $strategy == noise-* ]] || continue
+  python3 - "$work" "$strategy" "$runs" "${sources[@]}" <<'PY'
+import os, sys
+work, strategy, runs, sources = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
+native = noise = 0.0
+programs = caught = with_race = total_runs = 0
+for source in sources:
+    name = os.path.splitext(os.path.basename(source))[0]
+    failures, first, hangs, native_ms = open(f"{work}/{name}.stress").read().split()
+    fields = open(f"{work}/{name}.{strategy}.result").read().split()
+    if fields[0] == "-":
+        continue
+    with_race += int(fields[4]); total_runs += int(fields[5]); caught += int(fields[4]) > 0
+    if int(hangs) > 0:
+        continue
+    programs += 1
+    native += int(native_ms) / runs
+    noise += int(fields[7])
+print(f"{strategy}: races or atomicity violations caught in {with_race} of {total_runs} runs "
+      f"({caught} of {len(sources)} programs); mean run {noise / max(programs, 1):.0f} ms "
+      f"(recorded, with noise) against {native / max(programs, 1):.1f} ms native "
+      f"over {programs} programs")
+PY
+done
 echo "Total time: $(($(date +%s) - started)) s"
 [ "$false_failures" -eq 0 ] && [ "$fuzz_false_failures" -eq 0 ]
