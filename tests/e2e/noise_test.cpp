@@ -203,3 +203,24 @@ TEST_CASE("A bad atomic-sections file is refused with its line", "[e2e][fuzz][no
     CHECK_THAT(run.output, Catch::Contains(c.message));
   }
 }
+
+TEST_CASE("pecan heal with the noise strategy's report makes 20 of 20 counter runs correct",
+          "[e2e][fuzz][noise][heal]") {
+  const std::string dir = e2e::FreshDirectory("noise-heal");
+  const std::string out = dir + "/fuzz";
+  const std::string program = e2e::TestProgram("counter_race");
+  const e2e::PecanRun fuzz = e2e::RunPecan(
+      {"fuzz", "--strategy", "noise", "--runs", "3", "-o", out, "--", program}, out + ".log", 120);
+  INFO(fuzz.output);
+  const nlohmann::json summary = e2e::ReadJson(out + "/fuzz.json");
+  REQUIRE(RunsWithFindings(summary, "race", "counter", {15}) == 3);
+  for (int i = 0; i < 20; ++i) {
+    const e2e::PecanRun heal =
+        e2e::RunPecan({"heal", out + "/fuzz.json", "--", program}, dir + "/heal.log", 120);
+    INFO("healed run " << i << ":\n" << heal.output);
+    CHECK(e2e::ExitStatus(heal.result) == 0);
+    CHECK_THAT(heal.output, Catch::Contains("counter 40000"));
+    CHECK_THAT(heal.output, Catch::Contains("pecan heal: healing engaged"));
+    CHECK_THAT(heal.output, Catch::Contains("gave up 0 times"));
+  }
+}
