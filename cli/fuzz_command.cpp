@@ -13,6 +13,7 @@
 
 #include "analyzer/analysis.h"
 #include "cli/command.h"
+#include "cli/fuzz_budget.h"
 #include "cli/fuzz_drfinder.h"
 #include "cli/fuzz_noise.h"
 #include "cli/fuzz_race_targets.h"
@@ -55,6 +56,8 @@ struct FuzzOptions {
   std::optional<uint32_t> strength;   // noise: microseconds of sleep before the yield
   std::optional<size_t> focus;        // noise: variables or locations per run
   std::string atomic;                 // noise: the user's atomic sections (functions, lines)
+  double budget = 0;                  // seconds after which no run starts (0: none)
+  bool until_failure = false;         // no run starts once one has failed
   std::vector<std::string> command;
 };
 
@@ -187,7 +190,7 @@ std::vector<RaceTarget> PrepareRaceTargets(const FuzzOptions& options, const pro
 // The noise strategy's runs: free-running and recorded, `--jobs` at a time; the focused
 // heuristics take their variables from a first recorded run.
 void RunNoise(const FuzzOptions& options, OutputDirectory& output, std::vector<FuzzRun>& runs,
-              ProgressWithWarnings& progress, size_t& done) {
+              ProgressWithWarnings& progress, size_t& done, FuzzBudget& budget) {
   std::vector<NoiseTarget> targets;
   if (options.heuristic != "random") {
     targets = NoiseTargetsOf(ReadTrace(RecordFirstRun(options, output)));
@@ -214,6 +217,11 @@ void RunNoise(const FuzzOptions& options, OutputDirectory& output, std::vector<F
       runs.size(), options.jobs,
       [&](size_t n) {
         const uint64_t seed = options.seed + n;
+        if (budget.Exhausted()) {
+          runs[n].seed = seed;
+          runs[n].skipped = true;
+          return;
+        }
         const std::string name = "run-" + std::to_string(seed);
         const std::string trace = output.Claim("traces/" + name + ".pecan");
         const std::string report = output.Claim("runs/" + name + ".noise");
@@ -229,6 +237,7 @@ void RunNoise(const FuzzOptions& options, OutputDirectory& output, std::vector<F
           fs::remove(log);
           fs::remove(replay_log);
         }
+        if (run.failed()) budget.NoteFailure();
         if (options.keep_traces && fs::exists(trace)) {
           run.trace = trace;
         } else {
@@ -285,6 +294,7 @@ int RunFuzz(FuzzOptions options) {
   }
 
   std::vector<FuzzRun> runs(options.runs);
+  FuzzBudget budget(options.budget, options.until_failure);
   if (!runs.empty()) {
     ProgressWithWarnings progress(
         "pecan fuzz: " + std::to_string(options.runs) + " " + options.strategy + " runs",
@@ -303,7 +313,7 @@ int RunFuzz(FuzzOptions options) {
                 << " may-trigger relations from a first recorded run (first-run.pecan)\n";
     }
     if (options.strategy == "noise") {
-      RunNoise(options, output, runs, progress, done);
+      RunNoise(options, output, runs, progress, done, budget);
     } else {
       const proto::Clip start = ReadClipFile(start_clip);
       RunJobs(
@@ -311,6 +321,10 @@ int RunFuzz(FuzzOptions options) {
           [&](size_t n) {
             FuzzRun& run = runs[n];
             run.seed = options.seed + n;
+            if (budget.Exhausted()) {
+              run.skipped = true;
+              return;
+            }
             const std::string name = "run-" + std::to_string(run.seed);
             const std::string log = output.Claim("runs/" + name + ".log");
             if (options.keep_traces || relations)
@@ -346,6 +360,7 @@ int RunFuzz(FuzzOptions options) {
               }
               if (!options.keep_traces) fs::remove(run.trace);
             }
+            if (run.failed()) budget.NoteFailure();
             // A passing run's output is not worth keeping.
             if (!run.failed() && !run.error()) fs::remove(log);
             if (!run.trace.empty() && !fs::exists(run.trace)) run.trace.clear();
@@ -354,6 +369,14 @@ int RunFuzz(FuzzOptions options) {
     }
   }
 
+  std::erase_if(runs, [](const FuzzRun& run) { return run.skipped; });
+  if (runs.size() < options.runs)
+    std::cout << "pecan fuzz: " << runs.size() << " of " << options.runs << " runs made ("
+              << (options.until_failure && CountFuzzRuns(runs).failed > 0
+                      ? "--until-failure: a run failed"
+                      : "--budget of " + std::to_string(static_cast<long>(options.budget)) +
+                            " s spent")
+              << ")\n";
   const std::vector<FuzzFailure> failures = DistinctFuzzFailures(runs);
   nlohmann::json settings{{"strategy", options.strategy},
                           {"seed", options.seed},
@@ -439,6 +462,13 @@ std::function<int()> SetupFuzz(CLI::App& app) {
                  "racefuzzer: target only the racing pair of this finding id (default: runs "
                  "cycle through all pairs)")
       ->type_name("ID");
+  app.add_option("--budget", options->budget,
+                 "Seconds after which no further run starts (runs under way finish; default: "
+                 "no bound)")
+      ->check(CLI::PositiveNumber)
+      ->type_name("SEC");
+  app.add_flag("--until-failure", options->until_failure,
+               "Start no further run once one has failed");
   app.add_option("--heuristic", options->heuristic,
                  "noise: where noise goes: random (default: any access), variable (the accesses "
                  "of --focus variables, rotated between runs) or location (--focus "

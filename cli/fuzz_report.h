@@ -26,6 +26,7 @@ struct FuzzRun {
   std::string race_target;  // racefuzzer: the id of the pair the run targeted
   bool drfinder = false;    // drfinder: `races` are those its trace showed under happens-before
   bool noise = false;       // noise: `races` are the runtime's AtomRace findings (and atomicity)
+  bool skipped = false;     // never started: the budget ran out first (left out of fuzz.json)
   bool failed() const { return !verdict.failure.empty(); }
   bool error() const { return verdict.outcome == "error" || verdict.outcome == "infeasible"; }
   const char* outcome() const { return failed() ? "failed" : error() ? "error" : "passed"; }

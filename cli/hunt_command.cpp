@@ -4,9 +4,11 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <map>
 #include <memory>
@@ -23,6 +25,7 @@
 #include "analyzer/symbolizer.h"
 #include "cli/before_each.h"
 #include "cli/command.h"
+#include "cli/hunt_explore.h"
 #include "cli/workflow_child_process.h"
 #include "cli/workflow_clip_picture.h"
 #include "cli/workflow_finding_summary.h"
@@ -56,6 +59,8 @@ struct HuntOptions {
   std::string regions = "locks";
   std::string patterns = "all";
   std::string source_root;  // empty: the working directory
+  double budget = 60;       // seconds: exploring stops starting runs after this (since the start)
+  bool explore = true;      // explore with pecan fuzz when no replay made the program fail
   int expect_exit = 0;
   std::string before_each;
   std::vector<std::string> command;
@@ -67,9 +72,9 @@ std::string Plural(size_t n, const std::string& word) {
 
 // What hunt writes in DIR. A previous hunt's files there are removed first, so nothing stale is
 // mistaken for new; anyone else's refuse the hunt before it starts (workflow_output_directory.h).
-const std::vector<std::string> kHuntFiles = {"trace.pecan", "report.json",   "report.sarif",
-                                             "report.html", "verdicts.json", "record.log",
-                                             "clips/",      "replays/",      "failures/"};
+const std::vector<std::string> kHuntFiles = {
+    "trace.pecan", "report.json", "report.sarif", "report.html", "verdicts.json",
+    "record.log",  "clips/",      "replays/",     "failures/",   "explore/"};
 
 // What can be checked before anything runs, so a mistake costs no recording and leaves a
 // previous hunt's DIR alone: the program, and the pattern spec (a list or a pattern file).
@@ -217,6 +222,7 @@ void PrintFinding(size_t number, const SummaryFinding& finding,
 }
 
 int RunHunt(const HuntOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
   CheckOptions(options);
   const std::string dir = options.output;
   OutputDirectory output(dir, "hunt", kHuntFiles);
@@ -231,7 +237,8 @@ int RunHunt(const HuntOptions& options) {
       options.regions == "functions" ? RegionMode::kFunctions : RegionMode::kLocks;
   AnalysisResult analysis = Analyze(trace, analysis_options);
   Symbolizer symbolizer(trace);
-  WriteJsonReportFile(trace, trace_path, analysis, symbolizer, output.Claim("report.json"));
+  const std::string report_path = output.Claim("report.json");
+  WriteJsonReportFile(trace, trace_path, analysis, symbolizer, report_path);
 
   // One clip per finding; the generator validates each before it is written.
   const std::string trace_hash = TraceContentHash(trace_path);
@@ -289,6 +296,31 @@ int RunHunt(const HuntOptions& options) {
   if (record_timed_out)
     hang = ReplayRecordedHang(options, trace, por, locksets, trace_hash, output);
 
+  // Nothing failed yet: the rest of the budget explores schedules the prediction did not reach.
+  std::optional<ExploreResult> explored;
+  const bool failed_already =
+      record_timed_out || std::any_of(findings.begin(), findings.end(),
+                                      [](const auto& f) { return !f.verdict.failure.empty(); });
+  if (options.explore && !failed_already && options.before_each.empty()) {
+    ExploreSettings explore;
+    explore.command = options.command;
+    explore.expect_exit = options.expect_exit;
+    explore.run_timeout = std::min(options.timeout, 10.0);
+    explore.jobs = options.jobs;
+    explore.seconds =
+        options.budget -
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    explore.directory = (std::filesystem::path(output.path()) / "explore").string();
+    if (std::any_of(analysis.findings.begin(), analysis.findings.end(),
+                    [](const Finding& f) { return f.pattern == "race"; }))
+      explore.races_report = report_path;
+    if (explore.seconds >= 1) {
+      std::cout << "pecan hunt: no replay made the program fail; exploring schedules for "
+                << static_cast<long>(explore.seconds) << " s (--budget)" << std::endl;
+      explored = Explore(explore);
+    }
+  }
+
   std::stable_sort(findings.begin(), findings.end(), SummaryOrder);
   size_t confirmed = 0, exposed = 0, refuted = 0, errors = 0, no_clip = 0;
   for (const auto& f : findings) {
@@ -317,6 +349,7 @@ int RunHunt(const HuntOptions& options) {
         {"no_clip", no_clip},
         {"replay_errors", errors}}},
       {"findings", FindingsJson(findings)}};
+  if (explored) verdicts["explore"] = ExploreJson(*explored, options.command);
   if (hang) {
     // The recorded run itself deadlocked or hung: an observed failure, with its reproducer.
     verdicts["observed_hang"] = {
@@ -353,6 +386,20 @@ int RunHunt(const HuntOptions& options) {
       std::cout << "; " << hang->error << "\n\n";
     }
   }
+  if (explored && !explored->failures.empty()) {
+    std::cout << "EXPOSED by exploring schedules after the predictions:\n";
+    size_t number = 0;
+    for (const ExploreFailure& failure : explored->failures) {
+      std::cout << ++number << ". " << failure.kind
+                << (failure.site.empty() ? "" : " at " + failure.site)
+                << "  [pecan fuzz --strategy " << failure.strategy << ", seed " << failure.seed
+                << "]\n   " << failure.message
+                << "\n   reproduce: " << ReplayCommandLine(failure.clip, options.command)
+                << "\n   its clip failed the same way in " << failure.checks_failed << " of "
+                << failure.checks << " replays\n";
+    }
+    std::cout << "\n";
+  }
   if (confirmed == 0) {
     std::cout << "No confirmed findings: no prediction could be reproduced by replay.\n";
   } else {
@@ -380,10 +427,22 @@ int RunHunt(const HuntOptions& options) {
       if (!f.clip_path.empty() && f.verdict.outcome == "error")
         std::cout << "   " << f.id << ": " << f.verdict.reason << "\n";
   }
+  if (explored) {
+    std::cout << "Explored after the predictions: ";
+    bool first = true;
+    for (const auto& [strategy, runs] : explored->runs) {
+      std::cout << (first ? "" : ", ") << runs << " " << strategy << " runs";
+      first = false;
+    }
+    if (explored->runs.empty()) std::cout << "no run";
+    std::cout << " in " << std::fixed << std::setprecision(1) << explored->seconds << " s ("
+              << explored->stopped << ")\n";
+  }
   std::cout << "\nDetails: " << dir
             << "/verdicts.json (all verdicts), report.html, report.json, report.sarif, clips/, "
                "failures/\n";
-  if (confirmed > 0 || exposed > 0 || record_timed_out) return 1;
+  if (confirmed > 0 || exposed > 0 || record_timed_out || (explored && !explored->failures.empty()))
+    return 1;
   return errors > 0 ? 2 : 0;
 }
 
@@ -423,6 +482,14 @@ std::function<int()> SetupHunt(CLI::App& app) {
   app.add_option("--patterns", options->patterns,
                  "Which anomalies to look for: comma-separated race, atomicity, asv, deadlock, all "
                  "(default), or the path of a pattern file");
+  app.add_option("--budget", options->budget,
+                 "Seconds the hunt may take before it stops exploring (default 60): when no "
+                 "replay of a prediction made the program fail, the time left goes to pecan fuzz "
+                 "runs (RaceFuzzer on the predicted races, PCT, random) until one fails")
+      ->check(CLI::PositiveNumber)
+      ->type_name("SEC");
+  app.add_flag("!--no-explore", options->explore,
+               "Only predict and replay: no exploring after the predictions");
   app.add_option("--source-root", options->source_root,
                  "report.sarif names source files below this directory relative to it (uriBaseId "
                  "SRCROOT), as code scanning wants; default: the working directory")
@@ -434,9 +501,11 @@ std::function<int()> SetupHunt(CLI::App& app) {
       ->type_name("PROGRAM [ARGS...]");
   app.positionals_at_end();
   app.footer(
-      "Runs record, analyze, clips and replay in one go. Exit status: 1 when at least one\n"
-      "finding was confirmed by replay or a replay made the program fail, 0 when none was,\n"
-      "2 on errors. Example:\n"
+      "Runs record, analyze, clips and replay in one go; when no replay made the program fail,\n"
+      "the rest of --budget explores schedules with pecan fuzz (RaceFuzzer on the predicted\n"
+      "races, PCT, random) until a run fails. Exit status: 1 when at least one finding was\n"
+      "confirmed by replay, a replay made the program fail or exploring found a failure, 0\n"
+      "when none did, 2 on errors. Example:\n"
       "  pecan-cc -g -pthread app.c -o app && pecan hunt -o out -- ./app input.txt\n"
       "Every confirmed finding comes with the `pecan replay` command that reproduces it; when\n"
       "the program failed, with the failure clip (failures/) that fails the same way every time.");

@@ -90,6 +90,17 @@ void CheckHunt(const std::string& example) {
       CHECK(verdict["steps_executed"] == verdict["steps_total"]);
     }
   }
+  // Nothing failed in replay: the hunt explored the rest of its budget. A correct example must
+  // not fail there either.
+  if (failed == 0) {
+    REQUIRE(hunt.verdicts.contains("explore"));
+    INFO("explore: " << hunt.verdicts["explore"].dump());
+    if (expected["confirmed"].empty()) {
+      CHECK(hunt.verdicts["explore"]["failures"].empty());
+      CHECK(hunt.verdicts["explore"]["stopped"] == "budget spent");
+    }
+    failed += hunt.verdicts["explore"]["failures"].size();
+  }
   CHECK(hunt.exit_status == (confirmed + failed > 0 ? 1 : 0));
 
   // The report's order: findings whose replay made the program fail (confirmed or not), then

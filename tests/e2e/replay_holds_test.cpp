@@ -102,8 +102,8 @@ TEST_CASE("replay --json starts its verdict on a line of its own after an unfini
   CHECK(e2e::LastJsonLine(replay.output)["verdict"] == "followed");
 
   // hunt reads that verdict: its race is confirmed, not "exited without a verdict".
-  e2e::PecanRun hunt =
-      e2e::RunPecan({"hunt", "-o", dir + "/hunt", "--", program}, dir + "/hunt.log");
+  e2e::PecanRun hunt = e2e::RunPecan({"hunt", "--no-explore", "-o", dir + "/hunt", "--", program},
+                                     dir + "/hunt.log");
   INFO(hunt.output);
   CHECK_THAT(hunt.output, !Catch::Contains("without a verdict"));
   const nlohmann::json findings = e2e::ReadJson(dir + "/hunt/verdicts.json")["findings"];

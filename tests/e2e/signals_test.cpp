@@ -222,8 +222,8 @@ TEST_CASE("SIGINT or SIGTERM to pecan hunt, replay and triage while replays run 
   const std::string program = e2e::TestProgram("linger");
   // A hunt that runs to its end (the program never lingers) leaves a trace and a clip.
   const std::string out = dir + "/out";
-  e2e::PecanRun hunt = e2e::RunPecanIn(dir, {"hunt", "-o", out, "--", program}, dir + "/hunt.log",
-                                       {{"LINGER_WHEN", "never"}});
+  e2e::PecanRun hunt = e2e::RunPecanIn(dir, {"hunt", "--no-explore", "-o", out, "--", program},
+                                       dir + "/hunt.log", {{"LINGER_WHEN", "never"}});
   INFO(hunt.output);
   std::string clip;
   for (const auto& entry : fs::directory_iterator(out + "/clips"))

@@ -1,0 +1,78 @@
+// pecan hunt's exploring phase through the real CLI: when no replay of a prediction makes the
+// program fail, the time left in --budget goes to pecan fuzz runs until one fails. A lost
+// wake-up (bench/exposure/lost_wakeup_if_not_while.c), which no pattern predicts, is exposed with
+// the chain that found it and a failure clip that fails every time; a correct program ends within
+// the budget with nothing exposed; --no-explore only predicts and replays.
+#include <chrono>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include "e2e_support.h"
+
+TEST_CASE("hunt explores after its predictions and exposes a lost wake-up", "[e2e][hunt]") {
+  const std::string dir = e2e::FreshDirectory("hunt-explore-lost-wakeup");
+  const std::string out = dir + "/out";
+  const std::string program = e2e::TestProgram("lost_wakeup_if_not_while");
+  const e2e::PecanRun run =
+      e2e::RunPecan({"hunt", "--budget", "60", "-o", out, "--", program}, dir + "/hunt.log", 300);
+  INFO(run.output);
+  CHECK(e2e::ExitStatus(run.result) == 1);
+  CHECK_THAT(run.output, Catch::Contains("exploring schedules for"));
+  CHECK_THAT(run.output, Catch::Contains("EXPOSED by exploring schedules after the predictions"));
+  const nlohmann::json verdicts = e2e::ReadJson(out + "/verdicts.json");
+  REQUIRE(verdicts.contains("explore"));
+  const nlohmann::json& explore = verdicts["explore"];
+  CHECK(explore["stopped"] == "a run failed");
+  REQUIRE(explore["failures"].size() >= 1);
+  const nlohmann::json& failure = explore["failures"][0];
+  INFO(failure.dump(2));
+  CHECK((failure["strategy"] == "pct" || failure["strategy"] == "random" ||
+         failure["strategy"] == "racefuzzer"));
+  CHECK(failure["checks"] == 3);
+  CHECK(failure["checks_failed"] == 3);
+  // The clip fails the same way on every replay: ten more here.
+  for (int i = 0; i < 10; ++i) {
+    const e2e::PecanRun replay =
+        e2e::RunPecan({"replay", "--json", failure["clip"].get<std::string>(), "--", program},
+                      dir + "/replay.log", 60);
+    const nlohmann::json verdict = e2e::LastJsonLine(replay.output);
+    INFO("replay " << i << ":\n" << replay.output);
+    REQUIRE(verdict.is_object());
+    CHECK(verdict["failure"] == failure["kind"]);
+  }
+}
+
+TEST_CASE("hunt of a correct program explores within its budget and exposes nothing",
+          "[e2e][hunt]") {
+  const std::string dir = e2e::FreshDirectory("hunt-explore-correct");
+  const std::string out = dir + "/out";
+  const auto start = std::chrono::steady_clock::now();
+  const e2e::PecanRun run =
+      e2e::RunPecan({"hunt", "--budget", "8", "-o", out, "--", e2e::TestProgram("sync_mix")},
+                    dir + "/hunt.log", 120);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  INFO(run.output);
+  CHECK(e2e::ExitStatus(run.result) == 0);
+  // No run starts after the budget; one under way may finish (each is bounded by 10 s).
+  CHECK(seconds < 8 + 12);
+  const nlohmann::json verdicts = e2e::ReadJson(out + "/verdicts.json");
+  REQUIRE(verdicts.contains("explore"));
+  CHECK(verdicts["explore"]["stopped"] == "budget spent");
+  CHECK(verdicts["explore"]["failures"].empty());
+  CHECK(verdicts["explore"]["runs"]["pct"].get<size_t>() > 0);
+  CHECK(verdicts["explore"]["runs"]["random"].get<size_t>() > 0);
+}
+
+TEST_CASE("hunt --no-explore only predicts and replays", "[e2e][hunt]") {
+  const std::string dir = e2e::FreshDirectory("hunt-no-explore");
+  const std::string out = dir + "/out";
+  const e2e::PecanRun run = e2e::RunPecan(
+      {"hunt", "--no-explore", "-o", out, "--", e2e::TestProgram("lost_wakeup_if_not_while")},
+      dir + "/hunt.log", 120);
+  INFO(run.output);
+  CHECK(e2e::ExitStatus(run.result) == 0);
+  CHECK_THAT(run.output, !Catch::Contains("exploring"));
+  CHECK(!e2e::ReadJson(out + "/verdicts.json").contains("explore"));
+}
