@@ -14,6 +14,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,7 @@
 
 #include "analyzer/analysis.h"
 #include "analyzer/builtin_patterns.h"
+#include "analyzer/happens_before_races.h"
 #include "analyzer/por_index.h"
 #include "analyzer/symbolizer.h"
 #include "cli/before_each.h"
@@ -187,6 +189,7 @@ void PrintFinding(size_t number, const SummaryFinding& finding,
     if (variable.empty() && !event.variable.empty()) variable = event.variable;
   std::cout << number << ". " << finding.pattern << " " << finding.variant;
   if (!variable.empty() && finding.pattern != "deadlock") std::cout << " on '" << variable << "'";
+  if (finding.hb_race) std::cout << " (unordered by happens-before)";
   if (finding.verdict.outcome == "deadlocked") {
     std::cout << "  [confirmed: the replay deadlocked]";
   } else if (finding.verdict.outcome == "hatched") {
@@ -263,9 +266,29 @@ int RunHunt(const HuntOptions& options) {
     }
     findings.push_back(std::move(summary));
   }
+  // Rank before replaying: races that happens-before leaves unordered need no critical section
+  // reordered, and are the likeliest to be real; they are replayed first, then the rest in the
+  // report's order. No replay starts once --budget is spent.
+  std::set<std::pair<SiteId, SiteId>> unordered_sites;
+  for (const HappensBeforeRace& race : FindHappensBeforeRaces(trace)) {
+    const SiteId a = trace.site[race.first], b = trace.site[race.second];
+    unordered_sites.insert({std::min(a, b), std::max(a, b)});
+  }
+  for (size_t i = 0; i < findings.size(); i++) {
+    const Finding& finding = analysis.findings[i];
+    if (finding.pattern != "race" || finding.events.size() != 2) continue;
+    const SiteId a = trace.site[finding.events[0]], b = trace.site[finding.events[1]];
+    findings[i].hb_race = unordered_sites.count({std::min(a, b), std::max(a, b)}) > 0;
+  }
   std::vector<size_t> with_clip;
   for (size_t i = 0; i < findings.size(); i++)
     if (!findings[i].clip_path.empty()) with_clip.push_back(i);
+  std::stable_partition(with_clip.begin(), with_clip.end(),
+                        [&](size_t i) { return findings[i].hb_race; });
+  auto budget_left = [&] {
+    return options.budget -
+           std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
   std::cout << "pecan hunt: " << Plural(trace.size_events(), "event") << ", "
             << Plural(findings.size(), "prediction") << ", " << Plural(with_clip.size(), "clip");
   const ReplayRunSettings replay{options.timeout, options.expect_exit, options.before_each, {}};
@@ -284,6 +307,10 @@ int RunHunt(const HuntOptions& options) {
         with_clip.size(), jobs,
         [&](size_t n) {
           SummaryFinding& finding = findings[with_clip[n]];
+          if (budget_left() <= 0) {
+            finding.verdict.reason = "not replayed: the --budget was spent";
+            return;
+          }
           const std::string log = output.Claim("replays/" + finding.id + ".log");
           const std::string failure_clip = output.Claim("failures/" + finding.id + ".clip");
           finding.verdict =
@@ -322,10 +349,12 @@ int RunHunt(const HuntOptions& options) {
   }
 
   std::stable_sort(findings.begin(), findings.end(), SummaryOrder);
-  size_t confirmed = 0, exposed = 0, refuted = 0, errors = 0, no_clip = 0;
+  size_t confirmed = 0, exposed = 0, refuted = 0, errors = 0, no_clip = 0, not_replayed = 0;
   for (const auto& f : findings) {
     if (f.clip_path.empty())
       no_clip++;
+    else if (f.verdict.outcome.empty())
+      not_replayed++;
     else if (f.verdict.confirmed())
       confirmed++;
     else if (f.verdict.outcome == "exposed")
@@ -347,6 +376,7 @@ int RunHunt(const HuntOptions& options) {
         {"exposed", exposed},
         {"refuted", refuted},
         {"no_clip", no_clip},
+        {"not_replayed", not_replayed},
         {"replay_errors", errors}}},
       {"findings", FindingsJson(findings)}};
   if (explored) verdicts["explore"] = ExploreJson(*explored, options.command);
@@ -418,6 +448,9 @@ int RunHunt(const HuntOptions& options) {
   std::cout << "\nRefuted by replay: " << Plural(refuted, "prediction")
             << " (the replay diverged from the recorded run, deadlocked or timed out)\n";
   std::cout << "No feasible clip: " << Plural(no_clip, "finding") << "\n";
+  if (not_replayed > 0)
+    std::cout << "Not replayed: " << Plural(not_replayed, "prediction")
+              << " (the --budget was spent first; races unordered by happens-before go first)\n";
   for (const auto& f : findings)
     if (f.clip_path.empty())
       std::cout << "   " << f.pattern << " " << f.variant << ": " << f.clip_error << "\n";
@@ -483,8 +516,9 @@ std::function<int()> SetupHunt(CLI::App& app) {
                  "Which anomalies to look for: comma-separated race, atomicity, asv, deadlock, all "
                  "(default), or the path of a pattern file");
   app.add_option("--budget", options->budget,
-                 "Seconds the hunt may take before it stops exploring (default 60): when no "
-                 "replay of a prediction made the program fail, the time left goes to pecan fuzz "
+                 "Seconds from the hunt's start after which no replay or exploring run starts "
+                 "(default 60). Predictions are replayed races unordered by happens-before "
+                 "first; when no replay made the program fail, the time left goes to pecan fuzz "
                  "runs (RaceFuzzer on the predicted races, PCT, random) until one fails")
       ->check(CLI::PositiveNumber)
       ->type_name("SEC");

@@ -87,6 +87,11 @@ struct SummaryFinding {
   std::vector<SummaryEvent> events;  // in the pattern's order (from the trace of the best clip)
   std::vector<std::string> traces;   // every trace that shows it
   uint64_t witnesses = 0;            // candidate matches, summed over the traces
+  // A race whose two accesses are unordered by happens-before (locks' release-to-acquire
+  // included) in a recorded trace: no critical section has to be reordered to show it, so hunt
+  // replays these first. Not a proof: synchronization through plain variables (a spin on a flag)
+  // is invisible to happens-before, and replay still decides.
+  bool hb_race = false;
 
   // The best (shortest) clip among the traces, if any could be generated.
   std::string clip_path;   // relative to the output directory

@@ -47,6 +47,7 @@ inline nlohmann::json FindingJson(const SummaryFinding& finding) {
                       {"pattern", finding.pattern},
                       {"variant", finding.variant},
                       {"observed", finding.observed},
+                      {"happens_before_race", finding.hb_race},
                       {"reason", finding.reason},
                       {"key", finding.key},
                       {"events", std::move(events)},

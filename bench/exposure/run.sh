@@ -10,7 +10,9 @@
 # Environment: STRATEGIES (default "random pct2 pct3"; also "racefuzzer", "drfinder",
 # "noise-random", "noise-variable", "noise-location" (AtomRace's heuristics); "" for native stress
 # only; add "hunt" for
-# HUNT_RUNS runs of `pecan hunt`, default 5: each records a new run, predicts and replays);
+# HUNT_RUNS runs of `pecan hunt`, default 5: each records a new run, predicts, replays and, when
+# nothing failed, explores for the rest of its default 60 s budget; its column adds the mean
+# wall time of a hunt);
 # PROGRAMS (names without extension, default all).
 # A native run fails when it exits non-zero, dies of a signal, or is still running after 5 s (a
 # deadlock or hang); a fuzz run when pecan fuzz says it failed (its --timeout is 3 s); a hunt when
@@ -112,19 +114,22 @@ PY
 # FIRST_EXPOSING_HUNT FAILURE_KINDS ERRORS" like fuzz_strategy.
 hunt_program() {
   local name=$1 run out status
+  local started
   for ((run = 1; run <= hunt_runs; run++)); do
     out=$work/$name.hunt-$run
     status=0
+    started=$(date +%s%N)
     "$pecan" hunt --record-timeout 10 --timeout 10 -j "$jobs" -o "$out" -- "$work/$name.pecan" \
       >"$out.log" 2>&1 || status=$?
-    echo "$status" >"$out.status"
+    echo "$status $((($(date +%s%N) - started) / 1000000))" >"$out.status"
   done
   python3 - "$work/$name.hunt" "$hunt_runs" >"$work/$name.hunt.result" <<'PY'
 import json, sys
 prefix, hunts = sys.argv[1], int(sys.argv[2])
-exposed, first, kinds, errors = 0, "-", set(), 0
+exposed, first, kinds, errors, milliseconds = 0, "-", set(), 0, 0
 for run in range(1, hunts + 1):
-    status = int(open(f"{prefix}-{run}.status").read())
+    status, elapsed = (int(field) for field in open(f"{prefix}-{run}.status").read().split())
+    milliseconds += elapsed
     try:
         verdicts = json.load(open(f"{prefix}-{run}/verdicts.json"))
     except (OSError, ValueError):
@@ -134,13 +139,17 @@ for run in range(1, hunts + 1):
                 if f.get("failed") and f.get("verdict")]
     if verdicts.get("observed_hang"):
         failures.append(verdicts["observed_hang"].get("kind") or "hang")
+    # Exploring after the predictions: a fuzz run's failure whose clip failed every check.
+    failures += [f["kind"] for f in verdicts.get("explore", {}).get("failures", [])
+                 if f["checks_failed"] == f["checks"]]
     if status not in (0, 1):
         errors += 1
     if failures:
         exposed += 1
         first = run if first == "-" else first
         kinds.update(failures)
-print(exposed, first, ",".join(sorted(kinds)) or "-", errors, 0, hunts, 0, 0)
+print(exposed, first, ",".join(sorted(kinds)) or "-", errors, 0, hunts, 0,
+      round(milliseconds / hunts))
 PY
 }
 
@@ -159,6 +168,8 @@ strategy_columns() {
     read -r failed first kinds errors with_race done_runs distinct mean_ms <"$work/$1.$strategy.result"
     if [ "$failed" = - ]; then
       printf ' %-18s' "error"
+    elif [ "$strategy" = hunt ]; then
+      printf ' %-18s' "$failed/$(runs_of "$strategy") $first $((mean_ms / 1000))s"
     elif [[ $strategy == noise-* ]]; then
       printf ' %-18s' "$failed/$(runs_of "$strategy") $first r$with_race d$distinct"
     elif [ "$strategy" = racefuzzer ] && [ "$done_runs" = 0 ]; then

@@ -1,4 +1,5 @@
-// pecan hunt's exploring phase through the real CLI: when no replay of a prediction makes the
+// pecan hunt's budget through the real CLI: races unordered by happens-before replayed first, no
+// replay started after --budget, and the exploring phase: when no replay of a prediction makes the
 // program fail, the time left in --budget goes to pecan fuzz runs until one fails. A lost
 // wake-up (bench/exposure/lost_wakeup_if_not_while.c), which no pattern predicts, is exposed with
 // the chain that found it and a failure clip that fails every time; a correct program ends within
@@ -75,4 +76,49 @@ TEST_CASE("hunt --no-explore only predicts and replays", "[e2e][hunt]") {
   CHECK(e2e::ExitStatus(run.result) == 0);
   CHECK_THAT(run.output, !Catch::Contains("exploring"));
   CHECK(!e2e::ReadJson(out + "/verdicts.json").contains("explore"));
+}
+
+TEST_CASE("hunt marks races unordered by happens-before and replays them first", "[e2e][hunt]") {
+  const std::string dir = e2e::FreshDirectory("hunt-ranking");
+  // lost_update's workers share no synchronization: its races are happens-before races.
+  const e2e::PecanRun lost = e2e::RunPecan(
+      {"hunt", "--no-explore", "-o", dir + "/lost", "--", e2e::ExampleBinary("lost_update")},
+      dir + "/lost.log", 120);
+  INFO(lost.output);
+  const nlohmann::json lost_verdicts = e2e::ReadJson(dir + "/lost/verdicts.json");
+  REQUIRE(!lost_verdicts["findings"].empty());
+  for (const auto& finding : lost_verdicts["findings"])
+    if (finding["pattern"] == "race") CHECK(finding["happens_before_race"] == true);
+  CHECK_THAT(lost.output, Catch::Contains("(unordered by happens-before)"));
+  // drfinder_example's race on `config` is ordered by a lock hand-off in the recorded run: its
+  // witness reorders critical sections, so it is not one.
+  const e2e::PecanRun hidden = e2e::RunPecan(
+      {"hunt", "--no-explore", "-o", dir + "/hidden", "--", e2e::TestProgram("drfinder_example")},
+      dir + "/hidden.log", 120);
+  INFO(hidden.output);
+  const nlohmann::json hidden_verdicts = e2e::ReadJson(dir + "/hidden/verdicts.json");
+  size_t on_config = 0;
+  for (const auto& finding : hidden_verdicts["findings"]) {
+    if (finding["pattern"] != "race") continue;
+    bool config = false;
+    for (const auto& event : finding["events"]) config |= event.value("variable", "") == "config";
+    if (!config) continue;
+    ++on_config;
+    CHECK(finding["happens_before_race"] == false);
+  }
+  CHECK(on_config >= 1);
+}
+
+TEST_CASE("hunt starts no replay once its budget is spent", "[e2e][hunt]") {
+  const std::string dir = e2e::FreshDirectory("hunt-budget-spent");
+  const e2e::PecanRun run = e2e::RunPecan(
+      {"hunt", "--budget", "0.001", "-o", dir + "/out", "--", e2e::ExampleBinary("lost_update")},
+      dir + "/hunt.log", 120);
+  INFO(run.output);
+  CHECK(e2e::ExitStatus(run.result) == 0);
+  const nlohmann::json verdicts = e2e::ReadJson(dir + "/out/verdicts.json");
+  CHECK(verdicts["counts"]["predicted"].get<size_t>() > 0);
+  CHECK(verdicts["counts"]["not_replayed"] == verdicts["counts"]["predicted"]);
+  CHECK(!verdicts.contains("explore"));
+  CHECK_THAT(run.output, Catch::Contains("Not replayed: "));
 }
