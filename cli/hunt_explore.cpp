@@ -90,7 +90,8 @@ FuzzChild RunFuzzChild(const ExploreSettings& settings, const std::string& strat
 
 // Replays the failure clip `settings.checks` times; counts the replays that fail the same way.
 void CheckFailure(const ExploreSettings& settings, ExploreFailure& failure) {
-  const ReplayRunSettings replay{settings.run_timeout * 3, settings.expect_exit, "", {}};
+  // The bound the failing run had, and a little more: a hang's replay lasts that long.
+  const ReplayRunSettings replay{settings.run_timeout + 2, settings.expect_exit, "", {}};
   failure.checks = settings.checks;
   for (size_t i = 0; i < settings.checks; ++i) {
     const std::string base = settings.directory + "/check-" + std::to_string(i);
