@@ -394,8 +394,9 @@ int RunHunt(const HuntOptions& options) {
   // Whole or not at all (a full disk leaves no empty file): trace_format/output_file.h.
   WriteOutputFile(output.Claim("verdicts.json"), verdicts.dump(2) + "\n");
   // After replay, so what code scanning shows is what replay found (refuted ones left out).
-  WriteOutputFile(output.Claim("report.sarif"),
-                  SummarySarif(findings, ResolveSourceRoot(options.source_root)).dump(2) + "\n");
+  nlohmann::json sarif = SummarySarif(findings, ResolveSourceRoot(options.source_root));
+  if (explored) AddExploreToSarif(sarif, *explored, options.command);
+  WriteOutputFile(output.Claim("report.sarif"), sarif.dump(2) + "\n");
   // The page triage writes, for this one trace: findings with verdicts and clip pictures.
   SummaryTrace recorded;
   recorded.path = trace_path;
@@ -403,7 +404,8 @@ int RunHunt(const HuntOptions& options) {
   recorded.events = trace.size_events();
   recorded.findings = findings.size();
   WriteOutputFile(output.Claim("report.html"),
-                  RenderSummaryHtml("pecan hunt", {recorded}, findings));
+                  RenderSummaryHtml("pecan hunt", {recorded}, findings,
+                                    explored ? ExploreHtml(*explored, options.command) : ""));
 
   std::cout << "\n";
   if (hang) {

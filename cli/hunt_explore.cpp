@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "cli/workflow_child_process.h"
+#include "cli/workflow_html_summary.h"
 #include "cli/workflow_replay_runner.h"
 
 namespace pecan::cli {
@@ -163,6 +164,54 @@ nlohmann::json ExploreJson(const ExploreResult& result, const std::vector<std::s
           {"seconds", result.seconds},
           {"stopped", result.stopped},
           {"failures", std::move(failures)}};
+}
+
+std::string ExploreHtml(const ExploreResult& result, const std::vector<std::string>& command) {
+  if (result.failures.empty()) return "";
+  std::string html =
+      "<section id=\"explored\">\n<h2>Exposed by exploring schedules after the "
+      "predictions</h2>\n<ol>\n";
+  for (const ExploreFailure& failure : result.failures) {
+    html += "<li class=\"explored-failure\"><b>" + XmlEscape(failure.kind) + "</b>" +
+            (failure.site.empty() ? "" : " at " + XmlEscape(failure.site)) +
+            " <span class=\"chain\">(pecan fuzz --strategy " + XmlEscape(failure.strategy) +
+            ", seed " + std::to_string(failure.seed) + ")</span><br>" + XmlEscape(failure.message) +
+            "<br>reproduce: <code>" + XmlEscape(ReplayCommandLine(failure.clip, command)) +
+            "</code><br>its clip failed the " + "same way in " +
+            std::to_string(failure.checks_failed) + " of " + std::to_string(failure.checks) +
+            " replays</li>\n";
+  }
+  return html + "</ol>\n</section>\n";
+}
+
+void AddExploreToSarif(nlohmann::json& sarif, const ExploreResult& result,
+                       const std::vector<std::string>& command) {
+  if (result.failures.empty()) return;
+  nlohmann::json& run = sarif["runs"][0];
+  nlohmann::json& rules = run["tool"]["driver"]["rules"];
+  for (const ExploreFailure& failure : result.failures) {
+    const std::string rule_id = "explored-" + failure.kind;
+    size_t rule = 0;
+    while (rule < rules.size() && rules[rule]["id"] != rule_id) ++rule;
+    if (rule == rules.size())
+      rules.push_back({{"id", rule_id},
+                       {"shortDescription",
+                        {{"text", "Failure found by exploring schedules: " + failure.kind}}}});
+    run["results"].push_back(
+        {{"ruleId", rule_id},
+         {"ruleIndex", rule},
+         {"level", "error"},
+         {"message",
+          {{"text", failure.kind + (failure.site.empty() ? "" : " at " + failure.site) +
+                        " (pecan fuzz --strategy " + failure.strategy + ", seed " +
+                        std::to_string(failure.seed) + "): " + failure.message +
+                        "; reproduce: " + ReplayCommandLine(failure.clip, command)}}},
+         {"partialFingerprints", {{"pecanExploredFailure/v1", failure.kind + "|" + failure.site}}},
+         {"properties",
+          {{"clip", failure.clip},
+           {"checks", failure.checks},
+           {"checks_failed", failure.checks_failed}}}});
+  }
 }
 
 }  // namespace pecan::cli

@@ -48,4 +48,11 @@ ExploreResult Explore(const ExploreSettings& settings);
 
 nlohmann::json ExploreJson(const ExploreResult& result, const std::vector<std::string>& command);
 
+// The failures as a section of hunt's report.html ("" when there are none).
+std::string ExploreHtml(const ExploreResult& result, const std::vector<std::string>& command);
+
+// Adds one SARIF result per failure (rule "explored-KIND", level error) to `sarif`'s run.
+void AddExploreToSarif(nlohmann::json& sarif, const ExploreResult& result,
+                       const std::vector<std::string>& command);
+
 }  // namespace pecan::cli

@@ -93,9 +93,12 @@ inline std::string EventLine(const SummaryEvent& event) {
 
 }  // namespace html_summary_detail
 
+// `before_findings`: HTML placed between the overview and the findings table (hunt's failures
+// found by exploring schedules), already escaped.
 inline std::string RenderSummaryHtml(const std::string& title,
                                      const std::vector<SummaryTrace>& traces,
-                                     const std::vector<SummaryFinding>& findings) {
+                                     const std::vector<SummaryFinding>& findings,
+                                     const std::string& before_findings = "") {
   using namespace html_summary_detail;
   std::ostringstream html;
   size_t confirmed = 0, damaged = 0;
@@ -111,7 +114,7 @@ inline std::string RenderSummaryHtml(const std::string& title,
        << " confirmed by replay) from " << traces.size() << " traces";
   if (damaged > 0)
     html << ", " << damaged << " damaged trace" << (damaged == 1 ? "" : "s") << " skipped";
-  html << ".</p>\n";
+  html << ".</p>\n" << before_findings;
 
   html << "<table "
           "id=\"findings\">\n<thead><tr><th>#</th><th>pattern</th><th>variant</th><th>sites</th>"

@@ -32,6 +32,15 @@ TEST_CASE("hunt explores after its predictions and exposes a lost wake-up", "[e2
          failure["strategy"] == "racefuzzer"));
   CHECK(failure["checks"] == 3);
   CHECK(failure["checks_failed"] == 3);
+  // The SARIF and the page say it too.
+  const nlohmann::json sarif = e2e::ReadJson(out + "/report.sarif");
+  size_t explored_results = 0;
+  for (const auto& result : sarif["runs"][0]["results"])
+    explored_results += result["ruleId"] == "explored-" + failure["kind"].get<std::string>();
+  CHECK(explored_results == explore["failures"].size());
+  const std::string page = e2e::ReadText(out + "/report.html");
+  CHECK_THAT(page, Catch::Contains("id=\"explored\""));
+  CHECK_THAT(page, Catch::Contains(failure["clip"].get<std::string>()));
   // The clip fails the same way on every replay: ten more here.
   for (int i = 0; i < 10; ++i) {
     const e2e::PecanRun replay =
