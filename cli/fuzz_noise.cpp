@@ -36,14 +36,6 @@ constexpr int kRecordTimedOut = 124;
 // A failing run is replayed as recorded for at most this many events, then seeded.
 constexpr uint64_t kRecordedClipSteps = 1'000'000;
 
-std::pair<std::string, uint64_t> ModuleOffsetOf(const Trace& trace, SiteId site) {
-  if (site >= trace.sites.size()) return {};
-  const SiteInfo& info = trace.sites[site];
-  for (const ModuleInfo& module : trace.modules)
-    if (module.id == info.module && info.module != kNoModule) return {module.path, info.offset};
-  return {};
-}
-
 // The trace's site of a pc of the run (the module whose load address is the highest at or
 // below it), or nullopt.
 class SiteFinder {

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -19,17 +20,23 @@
 
 namespace pecan::cli {
 
-inline void AddModuleOffset(const Trace& trace, SiteId site_id, nlohmann::json& site) {
-  if (site_id >= trace.sites.size()) return;
+// The module file and offset of `site_id`, or an empty path when the trace does not know it.
+inline std::pair<std::string, uint64_t> ModuleOffsetOf(const Trace& trace, SiteId site_id) {
+  if (site_id >= trace.sites.size()) return {};
   const SiteInfo& info = trace.sites[site_id];
-  if (info.module == kNoModule) return;
-  for (const ModuleInfo& module : trace.modules) {
-    if (module.id != info.module) continue;
-    char offset[32];
-    snprintf(offset, sizeof(offset), "0x%llx", static_cast<unsigned long long>(info.offset));
-    site["module"] = module.path;
-    site["offset"] = offset;
-  }
+  if (info.module == kNoModule) return {};
+  for (const ModuleInfo& module : trace.modules)
+    if (module.id == info.module) return {module.path, info.offset};
+  return {};
+}
+
+inline void AddModuleOffset(const Trace& trace, SiteId site_id, nlohmann::json& site) {
+  const auto [module, offset] = ModuleOffsetOf(trace, site_id);
+  if (module.empty()) return;
+  char text[32];
+  snprintf(text, sizeof(text), "0x%llx", static_cast<unsigned long long>(offset));
+  site["module"] = module;
+  site["offset"] = text;
 }
 
 inline std::string ThreadLabel(const Trace& trace, ThreadId t) {
