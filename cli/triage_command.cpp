@@ -1,12 +1,16 @@
 // `pecan triage (TRACE... | DIR)`: analyzes many traces in parallel (N at a time, so memory stays
 // bounded), merges their findings, writes the best clip of each distinct finding, optionally
 // confirms them by replay, and summarizes in summary.json, summary.sarif and summary.html.
+// Past one machine: `--shard K/N` triages the K-th part of the traces, `pecan triage merge`
+// joins the parts into what one triage writes, and `pecan triage replay --shard K/N` splits the
+// replays of a merged result.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <system_error>
@@ -15,19 +19,16 @@
 #include "analyzer/analysis.h"
 #include "analyzer/builtin_patterns.h"
 #include "cli/command.h"
+#include "cli/triage_partition.h"
+#include "cli/triage_report.h"
+#include "cli/triage_state.h"
 #include "cli/workflow_finding_merge.h"
-#include "cli/workflow_finding_summary.h"
-#include "cli/workflow_html_summary.h"
 #include "cli/workflow_job_runner.h"
 #include "cli/workflow_output_directory.h"
 #include "cli/workflow_progress_warnings.h"
 #include "cli/workflow_replay_runner.h"
-#include "cli/workflow_summary_json.h"
-#include "cli/workflow_summary_sarif.h"
 #include "cli/workflow_trace_triage.h"
-#include "trace_format/clip_file.h"
 #include "trace_format/error.h"
-#include "trace_format/output_file.h"
 
 namespace pecan::cli {
 namespace {
@@ -37,7 +38,7 @@ namespace fs = std::filesystem;
 struct TriageOptions {
   std::vector<std::string> inputs;   // trace files and directories
   std::vector<std::string> command;  // the program (and its arguments) after --
-  std::string output = "pecan-triage";
+  std::string output;                // empty: pecan-triage (pecan-triage-shard-K with --shard)
   size_t jobs = 2;
   bool replay = false;
   double timeout = 30;
@@ -46,14 +47,11 @@ struct TriageOptions {
   std::string source_root;  // empty: the working directory
   int expect_exit = 0;
   std::string before_each;
+  std::string shard;  // "K/N"; empty: every trace
 };
 
 std::string Plural(size_t n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
-
-std::string BaseName(const std::string& path) {
-  return fs::path(path).filename().string();
 }
 
 // The trace files named by the inputs: files as given, directories searched (recursively) for
@@ -89,41 +87,101 @@ std::vector<std::string> ExpandInputs(const std::vector<std::string>& inputs) {
 }
 
 // The program to replay with, checked before hours of analysis rather than after.
-void CheckReplayCommand(const TriageOptions& options) {
-  if (options.replay && options.command.empty())
-    throw PecanError(
-        "triage: --replay needs the program after --: pecan triage TRACES --replay "
-        "-- PROGRAM [ARGS...]");
-  if (!options.replay && !options.command.empty())
-    throw PecanError(
-        "triage: a program after -- is only used with --replay (pecan triage TRACES "
-        "--replay -- " +
-        options.command.front() + " ...)");
-  if (options.replay) RequireExecutable(options.command.front(), "triage: --replay: ");
+void CheckReplayCommand(bool replay, const std::vector<std::string>& command,
+                        const std::string& what, const std::string& usage) {
+  if (replay && command.empty())
+    throw PecanError(what + ": --replay needs the program after --: " + usage +
+                     " --replay -- PROGRAM [ARGS...]");
+  if (!replay && !command.empty())
+    throw PecanError(what + ": a program after -- is only used with --replay (" + usage +
+                     " --replay -- " + command.front() + " ...)");
+  if (replay) RequireExecutable(command.front(), what + ": --replay: ");
 }
 
-// What triage writes in DIR. A previous triage's files there are removed first; anyone else's
-// refuse the triage before it starts (workflow_output_directory.h).
-const std::vector<std::string> kTriageFiles = {"summary.json", "summary.sarif", "summary.html",
-                                               "clips/",       "replays/",      "failures/"};
+// Each trace's size in bytes (0 when it cannot be read): what balances the shards.
+std::vector<uint64_t> TraceSizes(const std::vector<std::string>& traces) {
+  std::vector<uint64_t> sizes;
+  for (const auto& path : traces) {
+    std::error_code error;
+    const uintmax_t size = fs::file_size(path, error);
+    sizes.push_back(error ? 0 : static_cast<uint64_t>(size));
+  }
+  return sizes;
+}
 
-// Whole or not at all (a full disk leaves no empty file): trace_format/output_file.h.
-void WriteFile(const std::string& path, const std::string& text) {
-  WriteOutputFile(path, text);
+// Where a part goes: -o when given, else a default that shards of one job do not share.
+std::string OutputOf(const std::string& option, const std::string& base,
+                     const std::optional<ShardSpec>& shard) {
+  if (!option.empty()) return option;
+  return shard ? base + "-shard-" + std::to_string(shard->index) : base;
+}
+
+// Replays the clips of results[which...] (written in the output directory) with the program of
+// state.replay_command, N at a time; each verdict goes to the result and to the state.
+void ReplayFindings(TriageState& state, std::vector<TriagedFinding>& results,
+                    const std::vector<size_t>& which, OutputDirectory& output,
+                    const ReplayRunSettings& replay, size_t jobs, const std::string& what) {
+  if (which.empty()) return;
+  ProgressWithWarnings progress("pecan " + what + ": replaying " + Plural(which.size(), "clip"),
+                                which.size());
+  progress.Update(0);
+  size_t replayed = 0;
+  std::mutex state_mutex;
+  RunJobs(
+      which.size(), replay.ParallelReplays(jobs),
+      [&](size_t n) {
+        TriagedFinding& finding = results[which[n]];
+        const std::string& id = finding.summary.id;
+        const std::string log = output.Claim("replays/" + id + ".log");
+        const std::string failure_clip = output.Claim("failures/" + id + ".clip");
+        finding.summary.verdict =
+            ReplayClip((fs::path(output.path()) / finding.summary.clip_path).string(),
+                       state.replay_command, replay, log, failure_clip);
+        finding.replay_log = log;
+        std::lock_guard<std::mutex> guard(state_mutex);
+        state.findings.SetVerdict(finding.summary.key, finding.summary.verdict, log);
+      },
+      [&](size_t) { progress.Update(++replayed); });
+}
+
+// The findings whose clips can replay with the state's program.
+std::vector<size_t> Replayable(const TriageState& state,
+                               const std::vector<TriagedFinding>& results) {
+  std::vector<size_t> which;
+  for (size_t i = 0; i < results.size(); i++)
+    if (ReplaysWith(results[i], state.replay_command)) which.push_back(i);
+  return which;
 }
 
 int RunTriage(const TriageOptions& options) {
-  CheckReplayCommand(options);
+  CheckReplayCommand(options.replay, options.command, "triage", "pecan triage TRACES");
   try {  // a bad spec fails here, not as every trace "damaged"
     SelectPatterns(options.patterns);
   } catch (const PecanError& e) {
     throw PecanError("triage: " + std::string(e.what()));
   }
+  if (options.inputs.empty())
+    throw PecanError("triage: no traces given: pecan triage (TRACE | DIR)... (see --help)");
   std::vector<std::string> traces = ExpandInputs(options.inputs);
   if (traces.empty()) throw PecanError("triage: no traces given");
+  std::optional<ShardSpec> shard;
+  if (!options.shard.empty()) shard = ParseShard(options.shard, "triage: --shard");
 
-  const std::string dir = options.output;
-  OutputDirectory output(dir, "triage", kTriageFiles);
+  // This part's traces: all of them, or the shard's (by position in the whole list).
+  std::vector<size_t> mine;
+  if (shard) {
+    mine = ItemsOfShard(TraceSizes(traces), *shard);
+  } else {
+    for (size_t i = 0; i < traces.size(); i++) mine.push_back(i);
+  }
+
+  OutputDirectory output(OutputOf(options.output, "pecan-triage", shard), "triage", kTriageFiles);
+  TriageState state;
+  state.total_traces = traces.size();
+  state.inputs_digest = InputListDigest(traces);
+  state.patterns = options.patterns;
+  state.regions = options.regions;
+  if (options.replay) state.replay_command = options.command;
 
   AnalysisOptions analysis;
   analysis.patterns = options.patterns;
@@ -131,181 +189,162 @@ int RunTriage(const TriageOptions& options) {
 
   // Analysis, N traces at a time; each trace's findings are merged as soon as it is done, so
   // only the traces in progress and the best clip of each distinct finding are in memory.
-  std::vector<SummaryTrace> trace_results(traces.size());
-  FindingMerger merger;
   std::mutex merge_mutex;
   size_t analyzed = 0;
   {
-    ProgressWithWarnings progress("pecan triage: analyzing " + Plural(traces.size(), "trace"),
-                                  traces.size());
+    ProgressWithWarnings progress("pecan triage: analyzing " + Plural(mine.size(), "trace") +
+                                      (shard ? " (shard " + shard->text() + ")" : ""),
+                                  mine.size());
     progress.Update(0);
     RunJobs(
-        traces.size(), options.jobs,
-        [&](size_t i) {
-          TriagedTrace triaged = TriageTrace(traces[i], analysis);
+        mine.size(), options.jobs,
+        [&](size_t n) {
+          const size_t position = mine[n];
+          TriagedTrace triaged = TriageTrace(traces[position], analysis);
           std::lock_guard<std::mutex> guard(merge_mutex);
-          trace_results[i] = triaged.trace;
-          merger.Add(i, std::move(triaged));
+          state.traces[position] = triaged.trace;
+          state.findings.Add(position, std::move(triaged));
         },
         [&](size_t) { progress.Update(++analyzed); });
   }
 
-  std::vector<TriagedFinding> merged = merger.Results();
-  std::vector<SummaryFinding> findings;
-  std::vector<size_t> to_replay;
-  size_t other_program = 0;
-  for (TriagedFinding& finding : merged) {
-    SummaryFinding summary = std::move(finding.summary);
-    if (finding.clip != nullptr) {
-      summary.clip_path = "clips/" + summary.id + ".clip";
-      const std::string clip_file = output.Claim(summary.clip_path);
-      WriteClipFile(clip_file, *finding.clip);
-      if (options.replay) {
-        // A corpus may hold several programs' traces: only clips of this one can replay.
-        if (BaseName(finding.clip->program()) == BaseName(options.command.front())) {
-          summary.replay_command = ReplayCommandLine(clip_file, options.command);
-          to_replay.push_back(findings.size());
-        } else {
-          other_program++;
-        }
-      }
-    }
-    findings.push_back(std::move(summary));
-  }
+  std::vector<TriagedFinding> results = WriteTriageClips(state, output);
+  if (options.replay)
+    ReplayFindings(state, results, Replayable(state, results), output,
+                   {options.timeout, options.expect_exit, options.before_each, {}}, options.jobs,
+                   "triage");
+  return WriteTriageSummaries(state, std::move(results), output,
+                              {"triage", shard ? shard->text() : "", options.source_root});
+}
 
-  if (!to_replay.empty()) {
-    ProgressWithWarnings progress("pecan triage: replaying " + Plural(to_replay.size(), "clip"),
-                                  to_replay.size());
-    progress.Update(0);
-    size_t replayed = 0;
-    const ReplayRunSettings replay{options.timeout, options.expect_exit, options.before_each, {}};
-    RunJobs(
-        to_replay.size(), replay.ParallelReplays(options.jobs),
-        [&](size_t n) {
-          SummaryFinding& finding = findings[to_replay[n]];
-          const std::string log = output.Claim("replays/" + finding.id + ".log");
-          const std::string failure_clip = output.Claim("failures/" + finding.id + ".clip");
-          finding.verdict = ReplayClip((fs::path(dir) / finding.clip_path).string(),
-                                       options.command, replay, log, failure_clip);
-        },
-        [&](size_t) { progress.Update(++replayed); });
-  }
-  std::stable_sort(findings.begin(), findings.end(), SummaryOrder);
+// Refuses an output directory that is one of the inputs: writing it would remove what is read.
+void RequireOtherDirectory(const std::string& output, const std::string& input,
+                           const std::string& what) {
+  std::error_code error;
+  if (fs::exists(output, error) && fs::equivalent(output, input, error))
+    throw PecanError(what + ": -o " + output + " is also an input; write the result elsewhere");
+}
 
-  size_t damaged = 0, truncated = 0, confirmed = 0, exposed = 0, refuted = 0, replay_errors = 0,
-         no_clip = 0;
-  for (const auto& t : trace_results) {
-    damaged += t.status == "damaged";
-    truncated += t.status == "truncated";
-  }
-  for (const auto& f : findings) {
-    confirmed += f.verdict.confirmed();
-    exposed += f.verdict.outcome == "exposed";
-    refuted += f.verdict.outcome == "infeasible";
-    replay_errors += f.verdict.outcome == "error";
-    no_clip += f.clip_path.empty();
-  }
+struct MergeOptions {
+  std::vector<std::string> parts;
+  std::string output = "pecan-triage";
+  std::string source_root;
+};
 
-  nlohmann::json traces_json = nlohmann::json::array();
-  for (const auto& t : trace_results) traces_json.push_back(TraceJson(t));
-  nlohmann::json summary{{"tool", "pecan triage"},
-                         {"replayed", options.replay},
-                         {"counts",
-                          {{"traces", traces.size()},
-                           {"damaged", damaged},
-                           {"truncated", truncated},
-                           {"findings", findings.size()},
-                           {"confirmed", confirmed},
-                           {"exposed", exposed},
-                           {"refuted", refuted},
-                           {"replay_errors", replay_errors},
-                           {"not_replayed_other_program", other_program},
-                           {"no_clip", no_clip}}},
-                         {"traces", std::move(traces_json)},
-                         {"findings", FindingsJson(findings)}};
-  if (options.replay) summary["command"] = options.command;
-  WriteFile(output.Claim("summary.json"), summary.dump(2) + "\n");
-  WriteFile(output.Claim("summary.sarif"),
-            SummarySarif(findings, ResolveSourceRoot(options.source_root)).dump(2) + "\n");
-  WriteFile(output.Claim("summary.html"),
-            RenderSummaryHtml("pecan triage", trace_results, findings));
+int RunMerge(const MergeOptions& options) {
+  const std::string what = "triage merge";
+  TriageState state;
+  for (size_t i = 0; i < options.parts.size(); i++) {
+    RequireOtherDirectory(options.output, options.parts[i], what);
+    TriageState part = ReadTriageState(options.parts[i], what);
+    if (i == 0)
+      state = std::move(part);
+    else
+      state.Merge(std::move(part), what + ": " + options.parts[i]);
+  }
+  OutputDirectory output(options.output, "triage", kTriageFiles);
+  std::vector<TriagedFinding> results = WriteTriageClips(state, output);
+  return WriteTriageSummaries(state, std::move(results), output, {what, "", options.source_root});
+}
 
-  std::cout << "pecan triage: " << Plural(traces.size(), "trace") << " (" << damaged
-            << " damaged and skipped, " << truncated << " truncated), "
-            << Plural(findings.size(), "distinct finding");
-  if (options.replay) {
-    std::cout << "; replay: " << confirmed << " confirmed, ";
-    if (exposed > 0) std::cout << exposed << " made the program fail otherwise, ";
-    std::cout << refuted << " refuted, " << replay_errors << " failed to run";
-    if (other_program > 0)
-      std::cout << ", " << other_program << " not replayed (recorded from another program)";
+struct ReplayOptions {
+  std::string input;                 // a triage's (or merge's) output directory
+  std::vector<std::string> command;  // the program after --
+  std::string output;                // empty: pecan-triage-replay (-shard-K with --shard)
+  std::string shard;
+  size_t jobs = 2;
+  double timeout = 30;
+  int expect_exit = 0;
+  std::string before_each;
+  std::string source_root;
+};
+
+int RunReplay(const ReplayOptions& options) {
+  const std::string what = "triage replay";
+  if (options.command.empty())
+    throw PecanError(what +
+                     ": needs the program after --: pecan triage replay [--shard K/N] DIR "
+                     "-o OUT -- PROGRAM [ARGS...]");
+  RequireExecutable(options.command.front(), what + ": ");
+  std::optional<ShardSpec> shard;
+  if (!options.shard.empty()) shard = ParseShard(options.shard, what + ": --shard");
+  const std::string dir = OutputOf(options.output, "pecan-triage-replay", shard);
+  RequireOtherDirectory(dir, options.input, what);
+  TriageState state = ReadTriageState(options.input, what);
+  if (!state.replay_command.empty() && state.replay_command != options.command)
+    throw PecanError(what + ": " + options.input + " was replayed with another program (" +
+                     state.replay_command.front() + ", not " + options.command.front() + ")");
+  state.replay_command = options.command;
+
+  // The clips this part replays: the shard's share of those recorded from this program,
+  // balanced by clip length. Their earlier verdicts, if any, are replaced.
+  std::vector<TriagedFinding> all = state.findings.Results();
+  std::vector<size_t> which = Replayable(state, all);
+  if (shard) {
+    std::vector<uint64_t> steps;
+    for (size_t i : which) steps.push_back(all[i].summary.clip_steps);
+    std::vector<size_t> share;
+    for (size_t n : ItemsOfShard(steps, *shard)) share.push_back(which[n]);
+    which = std::move(share);
   }
-  std::cout << "\n";
-  for (const auto& t : trace_results)
-    if (t.status == "damaged") std::cout << "  damaged: " << t.error << "\n";
-  for (size_t i = 0; i < findings.size(); i++) {
-    const auto& f = findings[i];
-    std::cout << "  " << i + 1 << ". " << f.pattern << " " << f.variant << " in "
-              << Plural(f.traces.size(), "trace");
-    if (!f.verdict.outcome.empty())
-      std::cout << " [" << html_summary_detail::VerdictText(f.verdict) << "]";
-    if (f.clip_path.empty()) std::cout << " [no feasible clip]";
-    std::cout << "\n";
-    for (const auto& event : f.events)
-      std::cout << "       " << event.thread_name << " " << event.kind << "  " << event.site.text
-                << "\n";
-    if (f.verdict.outcome == "error")
-      std::cout << "       replay failed: " << f.verdict.reason << "\n";
-    if (f.verdict.outcome == "exposed")
-      std::cout << "       replay made it fail: " << f.verdict.reason << "\n";
-    if (!f.verdict.failure_clip.empty())
-      std::cout << "       reproduce: "
-                << ReplayCommandLine(f.verdict.failure_clip, options.command) << "\n";
-  }
-  std::cout << "Summary: " << dir << "/summary.html, summary.json, summary.sarif; clips in " << dir
-            << "/clips\n";
-  if (damaged == traces.size()) {
-    std::cerr << "pecan: error: triage: every trace is damaged; nothing was analyzed\n";
-    return 2;
-  }
-  if (confirmed > 0 || exposed > 0) return 1;
-  return replay_errors > 0 ? 2 : 0;
+  for (size_t i : which) state.findings.SetVerdict(all[i].summary.key, {}, "");
+
+  OutputDirectory output(dir, "triage", kTriageFiles);
+  std::vector<TriagedFinding> results = WriteTriageClips(state, output);
+  ReplayFindings(state, results, which, output,
+                 {options.timeout, options.expect_exit, options.before_each, {}}, options.jobs,
+                 what);
+  return WriteTriageSummaries(state, std::move(results), output,
+                              {what, shard ? shard->text() : "", options.source_root});
+}
+
+// CLI11 gives every positional to the first positional option that takes it, "--" or not. So
+// the program's option comes first and takes a word only once the subcommand has passed "--"
+// (CLI11 keeps that separator among the subcommand's remaining() words, since this option still
+// expects a value); every earlier word fails its check and falls through to the next positional.
+// Its bound is finite (2^20 words) only because CLI11 refuses two unbounded positionals that are
+// not required, and the traces cannot be required beside the merge and replay subcommands.
+void AddProgramAfterSeparator(CLI::App& app, std::vector<std::string>& command,
+                              const std::string& help) {
+  CLI::App* self = &app;
+  auto after_separator = [self](std::string&) -> std::string {
+    std::vector<std::string> seen = self->remaining();
+    if (std::find(seen.begin(), seen.end(), "--") != seen.end()) return "";
+    return "not after --";
+  };
+  app.add_option("program", command, help)
+      ->expected(1, 1 << 20)
+      ->check(CLI::Validator(after_separator, "", "after --"))
+      ->group("");  // documented with the other positionals and in the footer
+  app.validate_positionals();
 }
 
 // CLI11 would list the hidden program option first in the usage line; say it as users type it.
 class TriageHelpFormatter : public CLI::Formatter {
  public:
+  explicit TriageHelpFormatter(std::string arguments) : arguments_(std::move(arguments)) {}
   std::string make_usage(const CLI::App*, std::string name) const override {
-    return "Usage: " + name + " [OPTIONS] (TRACE | DIR)... [--replay -- PROGRAM [ARGS...]]\n";
+    return "Usage: " + name + " " + arguments_ + "\n";
   }
+
+ private:
+  std::string arguments_;
 };
 
 std::function<int()> SetupTriage(CLI::App& app) {
   auto options = std::make_shared<TriageOptions>();
-  // CLI11 gives every positional to the first positional option that takes it, "--" or not. So
-  // the program's option comes first and takes a word only once the subcommand has passed "--"
-  // (CLI11 keeps that separator among the subcommand's remaining() words, since this option still
-  // expects a value); every earlier word fails its check and falls through to the traces.
-  CLI::App* triage = &app;
-  auto after_separator = [triage](std::string&) -> std::string {
-    std::vector<std::string> seen = triage->remaining();
-    if (std::find(seen.begin(), seen.end(), "--") != seen.end()) return "";
-    return "not after --";
-  };
-  app.add_option("program", options->command, "With --replay: the program and its arguments")
-      ->expected(1, CLI::detail::expected_max_vector_size)
-      ->check(CLI::Validator(after_separator, "", "after --"))
-      ->group("");  // documented with the traces and in the footer
-  app.validate_positionals();
+  AddProgramAfterSeparator(app, options->command, "With --replay: the program and its arguments");
+  // Not required, or CLI11 would take "merge" and "replay" for traces (RunTriage says when none
+  // are given).
   app.add_option("traces", options->inputs,
                  "Trace files (.pecan), or directories searched recursively for *.pecan files; "
                  "with --replay, then -- and the program with its arguments, as recorded")
-      ->required()
       ->type_name("TRACE|DIR");
   app.add_option(
       "-o,--output", options->output,
-      "Directory for summary.html, summary.json, summary.sarif, clips/ and replays/ "
-      "(default ./pecan-triage). A previous triage's files there are replaced; files pecan did "
+      "Directory for summary.html, summary.json, summary.sarif, triage-state.json, clips/ and "
+      "replays/ (default ./pecan-triage; with --shard K/N ./pecan-triage-shard-K). A previous "
+      "triage's files there are replaced; files pecan did "
       "not write are never touched (it stops if one is in the way)");
   app.add_option("-j,--jobs", options->jobs,
                  "Traces analyzed (and clips replayed) at the same time (default 2); memory grows "
@@ -332,6 +371,12 @@ std::function<int()> SetupTriage(CLI::App& app) {
       "--patterns", options->patterns,
       "Anomalies to look for: comma-separated race, atomicity, asv, deadlock, all (default), or "
       "the path of a pattern file");
+  app.add_option("--shard", options->shard,
+                 "Triage only the K-th of N parts of the traces (K from 0, as SLURM_ARRAY_TASK_ID "
+                 "and JOB_COMPLETION_INDEX count), split by size the same way for every shard "
+                 "given the same traces; join the parts with pecan triage merge. A shard exits 0 "
+                 "once its part is written")
+      ->type_name("K/N");
   app.add_option("--source-root", options->source_root,
                  "summary.sarif names source files below this directory relative to it "
                  "(uriBaseId SRCROOT), as code scanning wants; default: the working directory")
@@ -352,11 +397,91 @@ std::function<int()> SetupTriage(CLI::App& app) {
       "errors (bad arguments,\n"
       "every trace damaged, or a replay that could not run).\n"
       "\n"
+      "Past one machine (a Slurm job array, a Kubernetes Indexed Job, a CI matrix): each of N\n"
+      "jobs runs pecan triage --shard K/N with the same traces, on storage they all see, into a\n"
+      "directory of its own; then pecan triage merge -o OUT PART... writes exactly what one\n"
+      "triage of all the traces writes. pecan triage replay --shard K/N OUT -- PROGRAM splits\n"
+      "the replays the same way, and merge joins those parts too.\n"
+      "\n"
       "Examples:\n"
       "  pecan triage runs/ -o triage\n"
-      "  pecan triage runs/*.pecan --jobs 4 --replay -- ./app input.txt");
-  app.formatter(std::make_shared<TriageHelpFormatter>());
-  return [options] { return RunTriage(*options); };
+      "  pecan triage runs/*.pecan --jobs 4 --replay -- ./app input.txt\n"
+      "  pecan triage runs/ --shard 0/4 -o parts/0     (and 1/4, 2/4, 3/4 elsewhere)\n"
+      "  pecan triage merge -o triage parts/*\n"
+      "  pecan triage replay --shard 0/2 triage -o replays/0 -- ./app input.txt");
+  app.formatter(std::make_shared<TriageHelpFormatter>(
+      "[OPTIONS] (TRACE | DIR)... [--replay -- PROGRAM [ARGS...]]\n"
+      "       pecan triage merge [OPTIONS] DIR...\n"
+      "       pecan triage replay [OPTIONS] DIR -- PROGRAM [ARGS...]"));
+
+  auto merge = std::make_shared<MergeOptions>();
+  CLI::App* merge_app = app.add_subcommand(
+      "merge", "Join the output directories of triage shards (or of earlier merges) into one");
+  merge_app
+      ->add_option("parts", merge->parts,
+                   "Output directories of pecan triage --shard, pecan triage replay, or "
+                   "earlier merges, of the same traces")
+      ->required()
+      ->type_name("DIR");
+  merge_app->add_option("-o,--output", merge->output,
+                        "Directory for the merged summary.html, summary.json, summary.sarif, "
+                        "triage-state.json and clips/ (default ./pecan-triage)");
+  merge_app
+      ->add_option("--source-root", merge->source_root,
+                   "As for pecan triage: summary.sarif names sources relative to it")
+      ->check(CLI::ExistingDirectory);
+  merge_app->formatter(std::make_shared<TriageHelpFormatter>("[OPTIONS] DIR..."));
+  merge_app->footer(
+      "Writes exactly what one pecan triage of all the parts' traces writes: the same findings,\n"
+      "ids, counts, best clips and verdicts. Merging is associative, commutative and\n"
+      "idempotent, so merges can be chained (merge pairs, then merge the merges). Parts of other\n"
+      "traces, patterns or programs are refused; traces no part covered are counted as missing,\n"
+      "with a warning. Exit status as pecan triage's.");
+
+  auto replay = std::make_shared<ReplayOptions>();
+  CLI::App* replay_app = app.add_subcommand(
+      "replay",
+      "Replay the clips of a triage's (or merge's) result, or the K-th of N parts of them");
+  replay_app->formatter(
+      std::make_shared<TriageHelpFormatter>("[OPTIONS] DIR -- PROGRAM [ARGS...]"));
+  AddProgramAfterSeparator(*replay_app, replay->command, "The program and its arguments");
+  replay_app
+      ->add_option("input", replay->input,
+                   "The output directory of pecan triage or pecan triage merge")
+      ->required()
+      ->type_name("DIR");
+  replay_app->add_option("-o,--output", replay->output,
+                         "Directory for the result with verdicts (default "
+                         "./pecan-triage-replay; with --shard K/N ./pecan-triage-replay-shard-K)");
+  replay_app
+      ->add_option("--shard", replay->shard,
+                   "Replay only the K-th of N parts of the clips (K from 0), split by clip "
+                   "length; merge the parts with pecan triage merge. Exits 0 once written")
+      ->type_name("K/N");
+  replay_app->add_option("-j,--jobs", replay->jobs, "Clips replayed at the same time (default 2)")
+      ->check(CLI::Range(size_t{1}, size_t{256}));
+  replay_app
+      ->add_option("--timeout", replay->timeout,
+                   "Time bound of each replay in seconds (default 30)")
+      ->check(CLI::PositiveNumber);
+  replay_app
+      ->add_option("--expect-exit", replay->expect_exit,
+                   "The program's normal exit status (default 0)")
+      ->check(CLI::Range(0, 255));
+  replay_app
+      ->add_option("--before-each", replay->before_each,
+                   "A shell command run before each replay; replays then run one at a time")
+      ->type_name("CMD");
+  replay_app
+      ->add_option("--source-root", replay->source_root,
+                   "As for pecan triage: summary.sarif names sources relative to it")
+      ->check(CLI::ExistingDirectory);
+
+  return [options, merge, merge_app, replay, replay_app] {
+    if (merge_app->parsed()) return RunMerge(*merge);
+    if (replay_app->parsed()) return RunReplay(*replay);
+    return RunTriage(*options);
+  };
 }
 
 }  // namespace

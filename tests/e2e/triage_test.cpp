@@ -571,3 +571,181 @@ TEST_CASE(
   CHECK(sarif["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"] ==
         nlohmann::json{{"uri", "pecan_figure1.c"}, {"uriBaseId", "SRCROOT"}});
 }
+
+namespace {
+
+// A summary as a whole triage and a merge must both write it: everything but the time each
+// trace's analysis and each replay took, and the output directory's name in paths.
+nlohmann::json Comparable(nlohmann::json summary, const std::string& dir) {
+  for (auto& trace : summary["traces"]) trace.erase("seconds");
+  for (auto& finding : summary["findings"]) {
+    if (finding["verdict"].is_object()) {
+      finding["verdict"].erase("seconds");
+      if (finding["verdict"].contains("failure_clip"))
+        finding["verdict"]["failure_clip"] =
+            fs::path(finding["verdict"]["failure_clip"].get<std::string>()).filename().string();
+    }
+    if (finding.contains("replay_command")) {
+      std::string command = finding["replay_command"];
+      for (size_t at = command.find(dir + "/"); at != std::string::npos;
+           at = command.find(dir + "/"))
+        command.replace(at, dir.size() + 1, "");
+      finding["replay_command"] = command;
+    }
+  }
+  return summary;
+}
+
+// Every clip file of `dir`/clips (or failures), by name, with its bytes.
+std::map<std::string, std::string> FilesIn(const std::string& dir) {
+  std::map<std::string, std::string> files;
+  if (!fs::is_directory(dir)) return files;
+  for (const auto& entry : fs::directory_iterator(dir))
+    files[entry.path().filename().string()] = e2e::ReadText(entry.path().string());
+  return files;
+}
+
+void CheckSameTriage(const std::string& whole, const std::string& merged) {
+  INFO("whole " << whole << ", merged " << merged);
+  CHECK(Comparable(e2e::ReadJson(whole + "/summary.json"), whole) ==
+        Comparable(e2e::ReadJson(merged + "/summary.json"), merged));
+  CHECK(FilesIn(whole + "/clips") == FilesIn(merged + "/clips"));
+  CHECK(e2e::ReadText(whole + "/summary.sarif") == e2e::ReadText(merged + "/summary.sarif"));
+}
+
+}  // namespace
+
+TEST_CASE("pecan triage --shard K/N parts merge into exactly what one triage writes",
+          "[e2e][triage][shard]") {
+  const Corpus corpus = RecordCorpus(
+      "triage-shard-corpus",
+      {"pecan_figure1", "lost_update", "openjms_init_race", "correct_condvar"}, 4, true);
+  REQUIRE(corpus.traces.size() == 16);
+  const std::string dir = e2e::FreshDirectory("triage-shard");
+  e2e::PecanRun whole =
+      e2e::RunPecan({"triage", corpus.dir, "-o", dir + "/whole"}, dir + "/whole.log");
+  INFO("whole triage:\n" << whole.output);
+  REQUIRE(whole.result.exit_status == 0);
+  const nlohmann::json all = e2e::ReadJson(dir + "/whole/summary.json");
+  REQUIRE(all["counts"]["traces"] == 18);
+  REQUIRE(all["counts"]["findings"].get<int>() >= 5);
+
+  // Three shards, as three machines would run them: each trace in exactly one.
+  std::map<std::string, int> owners;
+  fs::create_directories(dir + "/parts");
+  for (int k = 0; k < 3; k++) {
+    const std::string part = dir + "/parts/" + std::to_string(k);
+    e2e::PecanRun run = e2e::RunPecan(
+        {"triage", corpus.dir, "--shard", std::to_string(k) + "/3", "-o", part}, part + ".log");
+    INFO("shard " << k << ":\n" << run.output);
+    REQUIRE(run.result.exit_status == 0);
+    const nlohmann::json summary = e2e::ReadJson(part + "/summary.json");
+    CHECK(summary["shard"] == std::to_string(k) + "/3");
+    CHECK(summary["counts"]["inputs"] == 18);
+    CHECK(summary["counts"]["traces"].get<int>() >= 4);  // balanced: 6 each, give or take
+    for (const auto& trace : summary["traces"]) owners[trace["path"]]++;
+    CHECK(run.output.find("shard " + std::to_string(k) + "/3, ") != std::string::npos);
+  }
+  CHECK(owners.size() == 18);
+  for (const auto& [path, count] : owners) CHECK(count == 1);
+
+  // Merged in one go, reversed, and chained through a merge of two: the same as the whole.
+  const std::string parts = dir + "/parts/";
+  for (const auto& order : std::vector<std::vector<std::string>>{
+           {parts + "0", parts + "1", parts + "2"}, {parts + "2", parts + "1", parts + "0"}}) {
+    std::vector<std::string> arguments = {"triage", "merge", "-o", dir + "/merged"};
+    arguments.insert(arguments.end(), order.begin(), order.end());
+    e2e::PecanRun merge = e2e::RunPecan(arguments, dir + "/merge.log");
+    INFO("merge:\n" << merge.output);
+    CHECK(merge.result.exit_status == 0);
+    CHECK(merge.output.find("warning") == std::string::npos);
+    CheckSameTriage(dir + "/whole", dir + "/merged");
+    CHECK(e2e::ReadText(dir + "/whole/summary.html") ==
+          e2e::ReadText(dir + "/merged/summary.html"));
+  }
+  e2e::PecanRun first = e2e::RunPecan(
+      {"triage", "merge", "-o", dir + "/m01", parts + "0", parts + "1"}, dir + "/m01.log");
+  INFO("merge of two:\n" << first.output);
+  CHECK(first.result.exit_status == 0);
+  // Two of three parts: the traces of the third are counted as missing, with a warning.
+  CHECK(first.output.find("pecan: warning: triage merge: ") != std::string::npos);
+  const nlohmann::json partial = e2e::ReadJson(dir + "/m01/summary.json");
+  CHECK(partial["counts"]["missing"].get<int>() + partial["counts"]["traces"].get<int>() == 18);
+  e2e::PecanRun chained = e2e::RunPecan(
+      {"triage", "merge", "-o", dir + "/chained", dir + "/m01", parts + "2", parts + "0"},
+      dir + "/chained.log");
+  INFO("chained merge:\n" << chained.output);
+  CHECK(chained.result.exit_status == 0);
+  CheckSameTriage(dir + "/whole", dir + "/chained");
+
+  // Parts that do not belong together, and other mistakes: one line each, exit status 2.
+  e2e::PecanRun other = e2e::RunPecan(
+      {"triage", corpus.traces[0], "--shard", "0/1", "-o", dir + "/other"}, dir + "/other.log");
+  REQUIRE(other.result.exit_status == 0);
+  fs::create_directories(dir + "/not-a-triage");
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"triage", "merge", "-o", dir + "/bad", parts + "0", dir + "/other"},
+       "is not part of the same triage"},
+      {{"triage", "merge", "-o", dir + "/bad", dir + "/not-a-triage"}, "no triage-state.json"},
+      {{"triage", "merge", "-o", parts + "0", parts + "0", parts + "1"}, "is also an input"},
+      {{"triage", corpus.dir, "--shard", "3/3"}, "numbered from 0"},
+      {{"triage", corpus.dir, "--shard", "1-3"}, "expected K/N"},
+      {{"triage", "replay", parts + "0", "-o", dir + "/bad"}, "needs the program after --"},
+  };
+  for (const auto& [arguments, message] : cases) {
+    e2e::PecanRun run = e2e::RunPecan(arguments, dir + "/bad.log");
+    INFO("pecan " << arguments[1] << " ... output:\n" << run.output);
+    CHECK(run.result.exit_status == 2);
+    CHECK(run.output.rfind("pecan: error: triage", 0) == 0);
+    CHECK(run.output.find(message) != std::string::npos);
+    CHECK(std::count(run.output.begin(), run.output.end(), '\n') == 1);
+  }
+  e2e::PecanRun help = e2e::RunPecan({"triage", "merge", "--help"}, dir + "/help.log");
+  CHECK(help.result.exit_status == 0);
+  CHECK(help.output.find("Usage: pecan triage merge [OPTIONS] DIR...") != std::string::npos);
+}
+
+TEST_CASE("pecan triage replays split into shards merge into what one triage --replay writes",
+          "[e2e][triage][shard]") {
+  const Corpus corpus =
+      RecordCorpus("triage-shard-replay-corpus", {"lost_update", "pecan_figure1"}, 3, false);
+  REQUIRE(corpus.traces.size() == 6);
+  const std::string dir = e2e::FreshDirectory("triage-shard-replay");
+  const std::string program = e2e::ExampleBinary("lost_update");
+  e2e::PecanRun whole = e2e::RunPecan(
+      {"triage", corpus.dir, "-o", dir + "/whole", "--replay", "--", program}, dir + "/whole.log");
+  INFO("whole triage:\n" << whole.output);
+  CHECK(whole.result.exit_status == 1);  // lost_update's race fails its assertion
+  const nlohmann::json all = e2e::ReadJson(dir + "/whole/summary.json");
+  REQUIRE(all["counts"]["confirmed"].get<int>() >= 1);
+
+  // Analysis in two shards, merged; then the replays in two shards, merged again.
+  for (int k = 0; k < 2; k++)
+    REQUIRE(e2e::RunPecan({"triage", corpus.dir, "--shard", std::to_string(k) + "/2", "-o",
+                           dir + "/a" + std::to_string(k)},
+                          dir + "/a.log")
+                .result.exit_status == 0);
+  REQUIRE(e2e::RunPecan({"triage", "merge", "-o", dir + "/analyzed", dir + "/a0", dir + "/a1"},
+                        dir + "/analyzed.log")
+              .result.exit_status == 0);
+  size_t replayed = 0;
+  for (int k = 0; k < 2; k++) {
+    const std::string part = dir + "/r" + std::to_string(k);
+    e2e::PecanRun run = e2e::RunPecan({"triage", "replay", "--shard", std::to_string(k) + "/2",
+                                       dir + "/analyzed", "-o", part, "--", program},
+                                      part + ".log");
+    INFO("replay shard " << k << ":\n" << run.output);
+    CHECK(run.result.exit_status == 0);  // a part's verdicts count when merged
+    const nlohmann::json summary = e2e::ReadJson(part + "/summary.json");
+    for (const auto& finding : summary["findings"]) replayed += finding["verdict"].is_object();
+  }
+  CHECK(replayed ==
+        all["findings"].size() - all["counts"]["not_replayed_other_program"].get<size_t>());
+  e2e::PecanRun merge = e2e::RunPecan(
+      {"triage", "merge", "-o", dir + "/merged", dir + "/r1", dir + "/r0"}, dir + "/merge.log");
+  INFO("merge:\n" << merge.output);
+  CHECK(merge.result.exit_status == 1);
+  CheckSameTriage(dir + "/whole", dir + "/merged");
+  CHECK(FilesIn(dir + "/whole/failures").size() == FilesIn(dir + "/merged/failures").size());
+  CHECK(merge.output.find("reproduce: ") != std::string::npos);
+}
