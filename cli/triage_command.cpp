@@ -213,7 +213,7 @@ int RunTriage(const TriageOptions& options) {
     ReplayFindings(state, results, Replayable(state, results), output,
                    {options.timeout, options.expect_exit, options.before_each, {}}, options.jobs,
                    "triage");
-  return WriteTriageSummaries(state, std::move(results), output,
+  return WriteTriageSummaries(state, results, output,
                               {"triage", shard ? shard->text() : "", options.source_root});
 }
 
@@ -244,7 +244,7 @@ int RunMerge(const MergeOptions& options) {
   }
   OutputDirectory output(options.output, "triage", kTriageFiles);
   std::vector<TriagedFinding> results = WriteTriageClips(state, output);
-  return WriteTriageSummaries(state, std::move(results), output, {what, "", options.source_root});
+  return WriteTriageSummaries(state, results, output, {what, "", options.source_root});
 }
 
 struct ReplayOptions {
@@ -294,7 +294,7 @@ int RunReplay(const ReplayOptions& options) {
   ReplayFindings(state, results, which, output,
                  {options.timeout, options.expect_exit, options.before_each, {}}, options.jobs,
                  what);
-  return WriteTriageSummaries(state, std::move(results), output,
+  return WriteTriageSummaries(state, results, output,
                               {what, shard ? shard->text() : "", options.source_root});
 }
 

@@ -76,19 +76,17 @@ std::vector<TriagedFinding> WriteTriageClips(const TriageState& state, OutputDir
   return results;
 }
 
-int WriteTriageSummaries(const TriageState& state, std::vector<TriagedFinding> results,
+int WriteTriageSummaries(const TriageState& state, const std::vector<TriagedFinding>& results,
                          OutputDirectory& output, const TriageReportSettings& settings) {
-  WriteTriageState(output.Claim(kTriageStateFile), state, results);
-
   const bool replayed = !state.replay_command.empty();
   std::vector<SummaryTrace> traces;
   for (const auto& [position, trace] : state.traces) traces.push_back(trace);
   std::vector<SummaryFinding> findings;
   size_t other_program = 0;
-  for (TriagedFinding& finding : results) {
+  for (const TriagedFinding& finding : results) {  // copied: the state file needs them after
     other_program +=
         replayed && finding.clip != nullptr && !ReplaysWith(finding, state.replay_command);
-    findings.push_back(std::move(finding.summary));
+    findings.push_back(finding.summary);
   }
   std::stable_sort(findings.begin(), findings.end(), SummaryOrder);
 
@@ -135,6 +133,8 @@ int WriteTriageSummaries(const TriageState& state, std::vector<TriagedFinding> r
                   SummarySarif(findings, ResolveSourceRoot(settings.source_root)).dump(2) + "\n");
   WriteOutputFile(output.Claim("summary.html"),
                   RenderSummaryHtml("pecan triage", traces, findings));
+  // Last: its presence says the part is complete (a merge waiting for parts looks for it).
+  WriteTriageState(output.Claim(kTriageStateFile), state, results);
 
   std::cout << "pecan " << settings.command << ": ";
   if (!settings.shard.empty())

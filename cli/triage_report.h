@@ -32,12 +32,12 @@ bool ReplaysWith(const TriagedFinding& finding, const std::vector<std::string>& 
 // DIR/replays. Returns the findings, in key order, with their paths and replay commands set.
 std::vector<TriagedFinding> WriteTriageClips(const TriageState& state, OutputDirectory& output);
 
-// Writes summary.json, summary.sarif, summary.html and triage-state.json for `state` and
+// Writes summary.json, summary.sarif, summary.html and (last) triage-state.json for `state` and
 // `results` (WriteTriageClips's, with verdicts), prints the text report, and returns the exit
 // status: 0 done; 1 a replay confirmed a finding or made the program fail; 2 every trace damaged
 // or a replay could not run. A shard's part always returns 0 once written: its verdicts count
 // when the parts are merged (and a job array's dependent merge runs only after status 0).
-int WriteTriageSummaries(const TriageState& state, std::vector<TriagedFinding> results,
+int WriteTriageSummaries(const TriageState& state, const std::vector<TriagedFinding>& results,
                          OutputDirectory& output, const TriageReportSettings& settings);
 
 }  // namespace pecan::cli

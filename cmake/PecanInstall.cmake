@@ -44,6 +44,16 @@ install(FILES ${PROJECT_SOURCE_DIR}/analyzer/PATTERNS.md ${PROJECT_SOURCE_DIR}/t
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}
         FILES_MATCHING PATTERN "*.md")
 
+# Triage past one machine: the Slurm job-array scripts (submit, shard, merge) and the Kubernetes
+# Indexed Job example, in share/pecan/cluster (cluster/README.md says how to use them).
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/cluster/slurm/pecan-triage-submit.sh
+                 ${PROJECT_SOURCE_DIR}/cluster/slurm/pecan-triage-shard.sbatch
+                 ${PROJECT_SOURCE_DIR}/cluster/slurm/pecan-triage-merge.sbatch
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/pecan/cluster/slurm)
+install(FILES ${PROJECT_SOURCE_DIR}/cluster/kubernetes/pecan-triage-job.yaml
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/pecan/cluster/kubernetes)
+install(FILES ${PROJECT_SOURCE_DIR}/cluster/README.md DESTINATION ${CMAKE_INSTALL_DATADIR}/pecan/cluster)
+
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/pecanConfig.cmake.in
   ${PROJECT_BINARY_DIR}/pecanConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/pecan
