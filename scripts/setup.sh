@@ -17,6 +17,8 @@ packages=(
   python3-jsonschema               # the SARIF test validates reports against the OASIS schema
   gdb                              # pecan replay --gdb
   chromium                         # headless browser: the triage test loads summary.html in it
+  slurmctld slurmd slurm-client munge  # a single-node Slurm: triage shards as a real job array
+  time                             # /usr/bin/time: peak memory in bench/triage
 )
 
 missing=()

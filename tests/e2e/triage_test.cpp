@@ -4,7 +4,10 @@
 // summary.json matches summary.html's table, and headless Chromium loads the page cleanly.
 // Smaller cases: the program after --replay --, a replay that cannot run, bad arguments, and the
 // progress line on a terminal.
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -748,4 +751,146 @@ TEST_CASE("pecan triage replays split into shards merge into what one triage --r
   CheckSameTriage(dir + "/whole", dir + "/merged");
   CHECK(FilesIn(dir + "/whole/failures").size() == FilesIn(dir + "/merged/failures").size());
   CHECK(merge.output.find("reproduce: ") != std::string::npos);
+}
+
+namespace {
+
+// A single-node Slurm started from Debian's packages for one test (tests/slurm/), stopped at the
+// end whatever happens.
+class SingleNodeSlurm {
+ public:
+  explicit SingleNodeSlurm(const std::string& state) : state_(state) {
+    pecan::cli::ChildSpec start;
+    start.argv = {"bash", e2e::SourceTree() + "/tests/slurm/single_node_slurm.sh", "start", state};
+    start.stdout_path = start.stderr_path = state + ".start.log";
+    start.timeout_seconds = 120;
+    const pecan::cli::ChildResult result = pecan::cli::RunChild(start);
+    log_ = e2e::ReadText(state + ".start.log");
+    started_ = result.exited && result.exit_status == 0;
+  }
+  ~SingleNodeSlurm() {
+    pecan::cli::ChildSpec stop;
+    stop.argv = {"bash", e2e::SourceTree() + "/tests/slurm/single_node_slurm.sh", "stop", state_};
+    stop.stdout_path = stop.stderr_path = state_ + ".stop.log";
+    stop.timeout_seconds = 60;
+    pecan::cli::RunChild(stop);
+  }
+  bool started() const { return started_; }
+  const std::string& log() const { return log_; }
+  std::map<std::string, std::string> environment() const {
+    return {{"SLURM_CONF", state_ + "/slurm.conf"}, {"PECAN", kPecanBinary}};
+  }
+
+  // Runs a Slurm client command; its output (stdout and stderr).
+  std::string Run(const std::vector<std::string>& argv) const {
+    pecan::cli::ChildSpec spec;
+    spec.argv = argv;
+    spec.environment = environment();
+    spec.stdout_path = spec.stderr_path = state_ + ".client.log";
+    spec.timeout_seconds = 60;
+    pecan::cli::RunChild(spec);
+    return e2e::ReadText(state_ + ".client.log");
+  }
+
+ private:
+  std::string state_;
+  std::string log_;
+  bool started_ = false;
+};
+
+bool OnPath(const std::string& command) {
+  return std::system(("command -v " + command + " >/dev/null 2>&1").c_str()) == 0;
+}
+
+// The value of `field` (e.g. "JobState") in `scontrol -o show job` output.
+std::string JobField(const std::string& line, const std::string& field) {
+  const size_t at = line.find(" " + field + "=");
+  if (at == std::string::npos) return "";
+  const size_t start = at + field.size() + 2;
+  return line.substr(start, line.find(' ', start) - start);
+}
+
+}  // namespace
+
+TEST_CASE("pecan triage shards run as a Slurm job array and its dependent merge equals one triage",
+          "[e2e][triage][slurm]") {
+  if (::geteuid() != 0) {
+    WARN(
+        "pecan-test-skipped: starting a single-node Slurm needs root (munged, slurmctld and "
+        "slurmd are started by this test); run the suite as root to include it");
+    return;
+  }
+  for (const char* command : {"sbatch", "squeue", "scontrol", "slurmctld", "slurmd", "munged"})
+    if (!OnPath(command))
+      FAIL(command << " is not installed: run scripts/setup.sh (it installs slurmctld, slurmd, "
+                      "slurm-client and munge)");
+  const Corpus corpus = RecordCorpus(
+      "triage-slurm-corpus",
+      {"pecan_figure1", "lost_update", "openjms_init_race", "correct_condvar"}, 10, false);
+  REQUIRE(corpus.traces.size() == 40);
+  const std::string dir = e2e::FreshDirectory("triage-slurm");
+  e2e::PecanRun whole =
+      e2e::RunPecan({"triage", corpus.dir, "-o", dir + "/whole"}, dir + "/whole.log");
+  REQUIRE(whole.result.exit_status == 0);
+
+  // Short: the munge socket's path must fit a Unix socket address.
+  const std::string state = "/tmp/pecan-slurm-" + std::to_string(::getpid());
+  SingleNodeSlurm slurm(state);
+  INFO("single_node_slurm.sh start:\n" << slurm.log());
+  REQUIRE(slurm.started());
+
+  // The shipped script: a 4-task array, then the merge with --dependency=afterok.
+  pecan::cli::ChildSpec submit;
+  submit.argv = {"bash",    e2e::SourceTree() + "/cluster/slurm/pecan-triage-submit.sh",
+                 "-n",      "4",
+                 "-o",      dir + "/out",
+                 corpus.dir};
+  submit.environment = slurm.environment();
+  submit.stdout_path = submit.stderr_path = dir + "/submit.log";
+  submit.timeout_seconds = 60;
+  const pecan::cli::ChildResult submitted = pecan::cli::RunChild(submit);
+  const std::string submit_output = e2e::ReadText(dir + "/submit.log");
+  INFO("pecan-triage-submit.sh:\n" << submit_output);
+  REQUIRE(submitted.exit_status == 0);
+  const size_t array_at = submit_output.find("job array ");
+  const size_t merge_at = submit_output.find("merge: job ");
+  REQUIRE(array_at != std::string::npos);
+  REQUIRE(merge_at != std::string::npos);
+  auto word_at = [&](size_t at) {
+    return submit_output.substr(at, submit_output.find(' ', at) - at);
+  };
+  const std::string array_job = word_at(array_at + 10);
+  const std::string merge_job = word_at(merge_at + 11);
+
+  // Wait for the merge job to end (Slurm keeps finished jobs for MinJobAge, 300 s).
+  std::string merge_state;
+  for (int tick = 0; tick < 600; tick++) {
+    merge_state = JobField(slurm.Run({"scontrol", "-o", "show", "job", merge_job}), "JobState");
+    if (merge_state != "PENDING" && merge_state != "RUNNING" && merge_state != "CONFIGURING" &&
+        merge_state != "COMPLETING")
+      break;
+    ::usleep(250 * 1000);
+  }
+  const std::string array_jobs = slurm.Run({"scontrol", "-o", "show", "job", array_job});
+  INFO("array:\n" << array_jobs << "merge log:\n" << e2e::ReadText(dir + "/out/logs/merge.log"));
+  CHECK(merge_state == "COMPLETED");
+  // Four tasks, each COMPLETED, each with its index; the merge started after all of them ended.
+  std::istringstream lines(array_jobs);
+  std::set<std::string> tasks;
+  std::string last_task_end;  // ISO times: they sort as text
+  for (std::string line; std::getline(lines, line);) {
+    if (JobField(line, "ArrayTaskId").empty()) continue;
+    CHECK(JobField(line, "JobState") == "COMPLETED");
+    tasks.insert(JobField(line, "ArrayTaskId"));
+    last_task_end = std::max(last_task_end, JobField(line, "EndTime"));
+  }
+  CHECK(tasks == std::set<std::string>{"0", "1", "2", "3"});
+  const std::string merge_line = slurm.Run({"scontrol", "-o", "show", "job", merge_job});
+  CHECK(JobField(merge_line, "StartTime") >= last_task_end);
+  for (int k = 0; k < 4; k++) {
+    const nlohmann::json part =
+        e2e::ReadJson(dir + "/out/parts/" + std::to_string(k) + "/summary.json");
+    CHECK(part["shard"] == std::to_string(k) + "/4");
+  }
+  CheckSameTriage(dir + "/whole", dir + "/out/summary");
 }
