@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -27,6 +28,7 @@
 #include "analyzer/symbolizer.h"
 #include "cli/before_each.h"
 #include "cli/command.h"
+#include "cli/finding_groups.h"
 #include "cli/hunt_explore.h"
 #include "cli/workflow_child_process.h"
 #include "cli/workflow_clip_picture.h"
@@ -182,7 +184,7 @@ ObservedHang ReplayRecordedHang(const HuntOptions& options, const Trace& trace, 
   return hang;
 }
 
-void PrintFinding(size_t number, const SummaryFinding& finding,
+void PrintFinding(const std::string& number, const SummaryFinding& finding,
                   const std::vector<std::string>& command) {
   std::string variable;
   for (const auto& event : finding.events)
@@ -303,6 +305,7 @@ int RunHunt(const HuntOptions& options) {
                                   with_clip.size());
     progress.Update(0);
     size_t replayed = 0;
+    std::atomic<size_t> confirmed_so_far{0};
     RunJobs(
         with_clip.size(), jobs,
         [&](size_t n) {
@@ -315,8 +318,11 @@ int RunHunt(const HuntOptions& options) {
           const std::string failure_clip = output.Claim("failures/" + finding.id + ".clip");
           finding.verdict =
               ReplayClip(finding.clip_path, options.command, replay, log, failure_clip);
+          if (finding.verdict.confirmed()) confirmed_so_far++;
         },
-        [&](size_t) { progress.Update(++replayed); });
+        [&](size_t) {
+          progress.Update(++replayed, std::to_string(confirmed_so_far.load()) + " confirmed");
+        });
   }
 
   std::optional<ObservedHang> hang;
@@ -365,6 +371,10 @@ int RunHunt(const HuntOptions& options) {
       errors++;
   }
 
+  // One entry per bug (finding_groups.h): every variant stays in "findings", with its "bug".
+  const std::vector<FindingGroup> groups = GroupFindings(findings);
+  nlohmann::json findings_json = FindingsJson(findings);
+  MarkBugs(findings_json, groups);
   nlohmann::json verdicts{
       {"program", options.command.front()},
       {"arguments", std::vector<std::string>(options.command.begin() + 1, options.command.end())},
@@ -377,8 +387,10 @@ int RunHunt(const HuntOptions& options) {
         {"refuted", refuted},
         {"no_clip", no_clip},
         {"not_replayed", not_replayed},
-        {"replay_errors", errors}}},
-      {"findings", FindingsJson(findings)}};
+        {"replay_errors", errors},
+        {"bugs", groups.size()}}},
+      {"bugs", GroupsJson(groups, findings)},
+      {"findings", std::move(findings_json)}};
   if (explored) verdicts["explore"] = ExploreJson(*explored, options.command);
   if (hang) {
     // The recorded run itself deadlocked or hung: an observed failure, with its reproducer.
@@ -394,7 +406,8 @@ int RunHunt(const HuntOptions& options) {
   // Whole or not at all (a full disk leaves no empty file): trace_format/output_file.h.
   WriteOutputFile(output.Claim("verdicts.json"), verdicts.dump(2) + "\n");
   // After replay, so what code scanning shows is what replay found (refuted ones left out).
-  nlohmann::json sarif = SummarySarif(findings, ResolveSourceRoot(options.source_root));
+  const std::string source_root = ResolveSourceRoot(options.source_root);
+  nlohmann::json sarif = SummarySarif(findings, source_root);
   if (explored) AddExploreToSarif(sarif, *explored, options.command);
   WriteOutputFile(output.Claim("report.sarif"), sarif.dump(2) + "\n");
   // The page triage writes, for this one trace: findings with verdicts and clip pictures.
@@ -403,9 +416,10 @@ int RunHunt(const HuntOptions& options) {
   recorded.status = "ok";
   recorded.events = trace.size_events();
   recorded.findings = findings.size();
-  WriteOutputFile(output.Claim("report.html"),
-                  RenderSummaryHtml("pecan hunt", {recorded}, findings,
-                                    explored ? ExploreHtml(*explored, options.command) : ""));
+  WriteOutputFile(
+      output.Claim("report.html"),
+      RenderSummaryHtml("pecan hunt", {recorded}, findings,
+                        explored ? ExploreHtml(*explored, options.command) : "", source_root));
 
   std::cout << "\n";
   if (hang) {
@@ -435,17 +449,32 @@ int RunHunt(const HuntOptions& options) {
   if (confirmed == 0) {
     std::cout << "No confirmed findings: no prediction could be reproduced by replay.\n";
   } else {
+    // One entry per bug; a bug with several confirmed variants lists them under its title.
     std::cout << "CONFIRMED by replay (" << confirmed << "):\n";
     size_t number = 0;
-    for (const auto& f : findings)
-      if (f.verdict.confirmed()) PrintFinding(++number, f, options.command);
+    for (const FindingGroup& group : groups) {
+      std::vector<size_t> shown;
+      for (size_t i : group.members)
+        if (findings[i].verdict.confirmed()) shown.push_back(i);
+      if (shown.empty()) continue;
+      const std::string label = std::to_string(++number);
+      if (shown.size() == 1) {
+        PrintFinding(label, findings[shown.front()], options.command);
+        continue;
+      }
+      std::cout << label << ". " << group.title << ": " << shown.size()
+                << " confirmed variants of one bug\n";
+      for (size_t k = 0; k < shown.size(); k++)
+        PrintFinding(label + "." + std::to_string(k + 1), findings[shown[k]], options.command);
+    }
   }
   if (exposed > 0) {
     // Refuted as predicted, yet the replay, kept serialized to the end, made the program fail.
     std::cout << "\nFAILED in replay, though not as predicted (" << exposed << "):\n";
     size_t number = 0;
     for (const auto& f : findings)
-      if (f.verdict.outcome == "exposed") PrintFinding(++number, f, options.command);
+      if (f.verdict.outcome == "exposed")
+        PrintFinding(std::to_string(++number), f, options.command);
   }
   std::cout << "\nRefuted by replay: " << Plural(refuted, "prediction")
             << " (the replay diverged from the recorded run, deadlocked or timed out)\n";

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/finding_groups.h"
+#include "cli/source_excerpt.h"
 #include "cli/workflow_html_summary.h"
 #include "cli/workflow_replay_runner.h"
 #include "cli/workflow_summary_json.h"
@@ -121,18 +123,24 @@ int WriteTriageSummaries(const TriageState& state, const std::vector<TriagedFind
   // A part says which; a whole triage (or a complete merge) writes no such keys.
   if (!settings.shard.empty() || missing > 0) counts["inputs"] = state.total_traces;
   if (missing > 0) counts["missing"] = missing;
+  const std::vector<FindingGroup> groups = GroupFindings(findings);
+  counts["bugs"] = groups.size();
+  nlohmann::json findings_json = FindingsJson(findings);
+  MarkBugs(findings_json, groups);
   nlohmann::json summary{{"tool", "pecan triage"},
                          {"replayed", replayed},
                          {"counts", std::move(counts)},
                          {"traces", std::move(traces_json)},
-                         {"findings", FindingsJson(findings)}};
+                         {"bugs", GroupsJson(groups, findings)},
+                         {"findings", std::move(findings_json)}};
   if (!settings.shard.empty()) summary["shard"] = settings.shard;
   if (replayed) summary["command"] = state.replay_command;
   WriteOutputFile(output.Claim("summary.json"), summary.dump(2) + "\n");
+  const std::string source_root = ResolveSourceRoot(settings.source_root);
   WriteOutputFile(output.Claim("summary.sarif"),
-                  SummarySarif(findings, ResolveSourceRoot(settings.source_root)).dump(2) + "\n");
+                  SummarySarif(findings, source_root).dump(2) + "\n");
   WriteOutputFile(output.Claim("summary.html"),
-                  RenderSummaryHtml("pecan triage", traces, findings));
+                  RenderSummaryHtml("pecan triage", traces, findings, "", source_root));
   // Last: its presence says the part is complete (a merge waiting for parts looks for it).
   WriteTriageState(output.Claim(kTriageStateFile), state, results);
 
@@ -143,7 +151,8 @@ int WriteTriageSummaries(const TriageState& state, const std::vector<TriagedFind
   else
     std::cout << Plural(traces.size(), "trace");
   std::cout << " (" << damaged << " damaged and skipped, " << truncated << " truncated), "
-            << Plural(findings.size(), "distinct finding");
+            << Plural(findings.size(), "distinct finding") << " in "
+            << Plural(groups.size(), "bug");
   if (replayed) {
     std::cout << "; replay: " << confirmed << " confirmed, ";
     if (exposed > 0) std::cout << exposed << " made the program fail otherwise, ";
@@ -154,24 +163,49 @@ int WriteTriageSummaries(const TriageState& state, const std::vector<TriagedFind
   std::cout << "\n";
   for (const auto& t : traces)
     if (t.status == "damaged") std::cout << "  damaged: " << t.error << "\n";
-  for (size_t i = 0; i < findings.size(); i++) {
-    const auto& f = findings[i];
-    std::cout << "  " << i + 1 << ". " << f.pattern << " " << f.variant << " in "
-              << Plural(f.traces.size(), "trace");
-    if (!f.verdict.outcome.empty())
-      std::cout << " [" << html_summary_detail::VerdictText(f.verdict) << "]";
-    if (f.clip_path.empty()) std::cout << " [no feasible clip]";
-    std::cout << "\n";
-    for (const auto& event : f.events)
-      std::cout << "       " << event.thread_name << " " << event.kind << "  " << event.site.text
-                << "\n";
-    if (f.verdict.outcome == "error")
-      std::cout << "       replay failed: " << f.verdict.reason << "\n";
-    if (f.verdict.outcome == "exposed")
-      std::cout << "       replay made it fail: " << f.verdict.reason << "\n";
-    if (!f.verdict.failure_clip.empty())
-      std::cout << "       reproduce: "
-                << ReplayCommandLine(f.verdict.failure_clip, state.replay_command) << "\n";
+  // One entry per bug, strongest evidence first; refuted ones in a line of their own at the end.
+  SourceExcerpts sources(source_root);
+  std::vector<size_t> refuted_groups;
+  for (size_t n = 0; n < groups.size(); n++) {
+    const FindingGroup& g = groups[n];
+    if (g.evidence == Evidence::kRefuted) {
+      refuted_groups.push_back(n);
+      continue;
+    }
+    std::cout << "  " << n + 1 << ". " << g.title << " [" << EvidenceName(g.evidence) << "] in "
+              << Plural(g.traces, "trace") << ", " << Plural(g.members.size(), "variant") << "\n";
+    for (const SummarySite& site : g.sites) {
+      std::cout << "       at " << sources.DisplaySite(site) << "\n";
+      for (const auto& [number, text] : sources.Around(site, 0))
+        std::cout << "         " << number << " | " << text << "\n";
+    }
+    for (size_t i : g.members) {
+      const SummaryFinding& f = findings[i];
+      std::cout << "       - " << f.pattern << " " << f.variant << " (" << f.id << ")";
+      if (!f.verdict.outcome.empty())
+        std::cout << " [" << html_summary_detail::VerdictText(f.verdict) << "]";
+      if (f.clip_path.empty()) std::cout << " [no feasible clip]";
+      std::cout << "\n";
+      for (const auto& event : f.events)
+        std::cout << "           " << event.thread_name << " " << event.kind << "  "
+                  << sources.DisplaySite(event.site) << "\n";
+      if (f.verdict.outcome == "error")
+        std::cout << "           replay failed: " << f.verdict.reason << "\n";
+      if (f.verdict.outcome == "exposed")
+        std::cout << "           replay made it fail: " << f.verdict.reason << "\n";
+      if (!f.verdict.failure_clip.empty())
+        std::cout << "           reproduce: "
+                  << ReplayCommandLine(f.verdict.failure_clip, state.replay_command) << "\n";
+    }
+  }
+  if (!refuted_groups.empty()) {
+    size_t predictions = 0;
+    for (size_t n : refuted_groups) predictions += groups[n].members.size();
+    std::cout << "  Refuted by replay: " << Plural(refuted_groups.size(), "bug") << " ("
+              << Plural(predictions, "prediction") << "):";
+    for (size_t k = 0; k < refuted_groups.size(); k++)
+      std::cout << (k == 0 ? " " : "; ") << groups[refuted_groups[k]].title;
+    std::cout << " (details in summary.html)\n";
   }
   const std::string& dir = output.path();
   std::cout << "Summary: " << dir << "/summary.html, summary.json, summary.sarif; clips in " << dir

@@ -1,11 +1,14 @@
 // Writes the self-contained HTML summary of a triage (or hunt): a sortable table with one row per
-// finding and, per finding, its clip as a swimlane picture. Inline CSS and JS only, no network.
+// bug (its variants inside), failures first and refuted ones folded away; per bug its code with
+// the source around it and each variant's clip as a swimlane picture. Inline CSS and JS only.
 #pragma once
 
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "cli/finding_groups.h"
+#include "cli/source_excerpt.h"
 #include "cli/workflow_finding_summary.h"
 #include "cli/workflow_swimlane_svg.h"
 
@@ -14,21 +17,33 @@ namespace pecan::cli {
 namespace html_summary_detail {
 
 inline constexpr const char* kStyle = R"css(
-body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; }
-h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 2em; }
-table { border-collapse: collapse; width: 100%; }
-th, td { border-bottom: 1px solid #ddd; padding: 4px 8px; text-align: left; vertical-align: top; }
-th { background: #f3f3f3; cursor: pointer; user-select: none; white-space: nowrap; }
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em; color: #222; overflow-wrap: anywhere; }
+h1 { font-size: 1.4em; } h2 { font-size: 1.15em; margin-top: 2em; } h4 { margin: 0.8em 0 0.3em; }
+table { border-collapse: collapse; width: 100%; table-layout: fixed; }
+th, td { border-bottom: 1px solid #ddd; padding: 4px 8px; text-align: left; vertical-align: top;
+         overflow-wrap: anywhere; }
+th { background: #f3f3f3; cursor: pointer; user-select: none; }
 th.sorted-asc::after { content: " \25B2"; } th.sorted-desc::after { content: " \25BC"; }
-td.sites div { white-space: nowrap; font-family: ui-monospace, monospace; font-size: 12px; }
-.verdict-hatched { color: #b00020; font-weight: bold; }
-.verdict-infeasible { color: #555; } .verdict-error { color: #a60; }
+table#bugs col.n, table#refuted-bugs col.n { width: 3em; }
+table#bugs col.evidence, table#refuted-bugs col.evidence { width: 7.5em; }
+table#bugs col.count, table#refuted-bugs col.count { width: 5em; }
+td.sites div, td.variants div { font-family: ui-monospace, monospace; font-size: 12px; }
+code, pre { overflow-wrap: anywhere; white-space: pre-wrap; }
+.evidence-failed, .verdict-hatched { color: #b00020; font-weight: bold; }
+.evidence-confirmed { color: #b00020; } .evidence-predicted { color: #8a5a00; }
+.evidence-refuted, .verdict-infeasible { color: #555; } .verdict-error { color: #a60; }
 .failure { color: #b00020; }
 .traces { font-size: 12px; color: #444; }
 .card { border: 1px solid #ddd; border-radius: 6px; padding: 8px 12px; margin: 12px 0; }
-.card pre { background: #f7f7f7; padding: 6px; overflow-x: auto; }
-.svgbox { overflow-x: auto; }
-svg.swimlane { font: 11px sans-serif; }
+.variant { border-top: 1px dashed #ddd; margin-top: 8px; }
+.card pre { background: #f7f7f7; padding: 6px; }
+.source { margin: 4px 0 8px; }
+.source .loc { font-family: ui-monospace, monospace; font-size: 12px; color: #333; }
+.source pre { margin: 2px 0; font-size: 12px; }
+.source mark { background: #ffe8a3; display: inline-block; width: 100%; }
+details#refuted { margin-top: 1.5em; } details#refuted > summary { cursor: pointer; font-weight: bold; }
+.svgbox { max-width: 100%; }
+svg.swimlane { max-width: 100%; height: auto; font: 11px sans-serif; }
 svg.swimlane .lane { stroke: #e2e2e2; stroke-width: 1; }
 svg.swimlane .lane-name { fill: #333; }
 svg.swimlane .run { fill: #7aa6d8; }
@@ -44,7 +59,7 @@ svg.swimlane .folded { fill: #777; font-style: italic; }
 // ending in #sort=N or #sort=N-desc opens the page sorted by column N (0-based).
 inline constexpr const char* kScript = R"js(
 (function () {
-  var table = document.getElementById('findings');
+  var table = document.getElementById('bugs');
   if (!table) return;
   var headers = table.tHead.rows[0].cells;
   function key(row, column) {
@@ -85,88 +100,171 @@ inline std::string VerdictText(const SummaryVerdict& verdict) {
   return verdict.outcome;
 }
 
-inline std::string EventLine(const SummaryEvent& event) {
-  std::string text = event.thread_name + " " + event.kind + " " + event.site.text;
+inline std::string EventLine(const SummaryEvent& event, const SourceExcerpts& sources) {
+  std::string text = event.thread_name + " " + event.kind + " " + sources.DisplaySite(event.site);
   if (!event.variable.empty()) text += " [" + event.variable + "]";
   return text;
 }
 
+inline std::string VariantLine(const SummaryFinding& finding) {
+  return finding.pattern + " " + finding.variant + " \u2014 " + VerdictText(finding.verdict);
+}
+
+// A few lines of source around `site`, its own line marked; nothing when the file is not here.
+inline void WriteSource(std::ostringstream& html, const SummarySite& site,
+                        SourceExcerpts& sources) {
+  html << "<div class=\"source\"><div class=\"loc\">" << XmlEscape(sources.DisplaySite(site))
+       << "</div>";
+  const auto lines = sources.Around(site);
+  if (!lines.empty()) {
+    html << "<pre>";
+    for (const auto& [number, text] : lines) {
+      const std::string row = std::to_string(number) + " | " + text;
+      if (number == site.line)
+        html << "<mark>" << XmlEscape(row) << "</mark>\n";
+      else
+        html << XmlEscape(row) << "\n";
+    }
+    html << "</pre>";
+  }
+  html << "</div>\n";
+}
+
+// One variant of a bug: its events, why, the replay's verdict, its clip as a picture.
+inline void WriteVariant(std::ostringstream& html, const SummaryFinding& f,
+                         const SourceExcerpts& sources) {
+  html << "<section class=\"variant\" id=\"finding-" << XmlEscape(f.id) << "\"><h4>"
+       << XmlEscape(f.pattern + " " + f.variant) << " \u2014 <span class=\"verdict-"
+       << XmlEscape(f.verdict.outcome.empty() ? "none" : f.verdict.outcome) << "\">"
+       << XmlEscape(VerdictText(f.verdict)) << "</span> <small>(" << XmlEscape(f.id)
+       << ")</small></h4>\n<ol>";
+  for (const auto& event : f.events)
+    html << "<li><code>" << XmlEscape(EventLine(event, sources)) << "</code></li>";
+  html << "</ol>\n";
+  if (!f.reason.empty()) html << "<p>" << XmlEscape(f.reason) << "</p>\n";
+  if (!f.verdict.reason.empty()) html << "<p>Replay: " << XmlEscape(f.verdict.reason) << "</p>\n";
+  if (!f.verdict.failure_message.empty())
+    html << "<p class=\"failure\">" << XmlEscape(f.verdict.failure_message) << "</p>\n";
+  if (!f.clip_path.empty()) {
+    html << "<div class=\"svgbox\">" << RenderSwimlaneSvg(f.picture) << "</div>\n";
+    html << "<p>Clip <code>" << XmlEscape(f.clip_path) << "</code> (" << f.clip_steps
+         << " steps) from <code>" << XmlEscape(f.clip_trace) << "</code>.</p>\n";
+    if (!f.replay_command.empty()) html << "<pre>" << XmlEscape(f.replay_command) << "</pre>\n";
+  } else {
+    html << "<p>No clip: " << XmlEscape(f.clip_error) << "</p>\n";
+  }
+  html << "<p class=\"traces\">Seen in " << f.traces.size() << " trace"
+       << (f.traces.size() == 1 ? "" : "s") << ": ";
+  for (size_t t = 0; t < f.traces.size(); t++)
+    html << (t ? ", " : "") << "<code>" << XmlEscape(f.traces[t]) << "</code>";
+  html << "</p>\n</section>\n";
+}
+
+// A table of bugs: one row per entry, its variants inside; refuted ones say why.
+inline void WriteBugTable(std::ostringstream& html, const std::string& id,
+                          const std::vector<FindingGroup>& groups, const std::vector<size_t>& which,
+                          const std::vector<SummaryFinding>& findings,
+                          const SourceExcerpts& sources) {
+  html << "<table id=\"" << id << "\">\n<colgroup><col class=\"n\"><col class=\"evidence\">"
+       << "<col><col><col><col class=\"count\"></colgroup>\n<thead><tr><th>#</th>"
+       << "<th>evidence</th><th>bug</th><th>where</th><th>variants</th><th>traces</th></tr>"
+       << "</thead>\n<tbody>\n";
+  for (size_t n : which) {
+    const FindingGroup& g = groups[n];
+    const char* evidence = EvidenceName(g.evidence);
+    html << "<tr class=\"bug\" data-id=\"" << XmlEscape(g.id) << "\" data-evidence=\"" << evidence
+         << "\"><td data-sort=\"" << n + 1 << "\"><a href=\"#" << XmlEscape(g.id) << "\">" << n + 1
+         << "</a></td><td class=\"evidence-" << evidence << "\" data-sort=\""
+         << static_cast<int>(g.evidence) << "\">" << evidence << "</td><td>" << XmlEscape(g.title)
+         << "</td><td class=\"sites\">";
+    for (const SummarySite& site : g.sites)
+      html << "<div>" << XmlEscape(sources.DisplaySite(site)) << "</div>";
+    html << "</td><td class=\"variants\" data-sort=\"" << g.members.size() << "\">";
+    for (size_t i : g.members) {
+      html << "<div>" << XmlEscape(VariantLine(findings[i]));
+      if (g.evidence == Evidence::kRefuted && !findings[i].verdict.reason.empty())
+        html << ": " << XmlEscape(findings[i].verdict.reason);
+      html << "</div>";
+    }
+    html << "</td><td>" << g.traces << "</td></tr>\n";
+  }
+  html << "</tbody>\n</table>\n";
+}
+
+inline void WriteBugCard(std::ostringstream& html, size_t number, const FindingGroup& g,
+                         const std::vector<SummaryFinding>& findings, SourceExcerpts& sources) {
+  html << "<div class=\"card bug-card\" id=\"" << XmlEscape(g.id) << "\">\n<h3>" << number << ". "
+       << XmlEscape(g.title) << " \u2014 <span class=\"evidence-" << EvidenceName(g.evidence)
+       << "\">" << EvidenceName(g.evidence) << "</span></h3>\n";
+  html << "<p>" << g.members.size() << " variant" << (g.members.size() == 1 ? "" : "s")
+       << ", seen in " << g.traces << " trace" << (g.traces == 1 ? "" : "s") << ".</p>\n";
+  for (const SummarySite& site : g.sites) WriteSource(html, site, sources);
+  for (size_t i : g.members) WriteVariant(html, findings[i], sources);
+  html << "</div>\n";
+}
+
 }  // namespace html_summary_detail
 
-// `before_findings`: HTML placed between the overview and the findings table (hunt's failures
-// found by exploring schedules), already escaped.
+// `before_findings`: HTML placed between the overview and the bugs (hunt's failures found by
+// exploring schedules), already escaped. `source_root`: an absolute directory; source paths
+// below it are shown relative to it.
 inline std::string RenderSummaryHtml(const std::string& title,
                                      const std::vector<SummaryTrace>& traces,
                                      const std::vector<SummaryFinding>& findings,
-                                     const std::string& before_findings = "") {
+                                     const std::string& before_findings = "",
+                                     const std::string& source_root = "") {
   using namespace html_summary_detail;
   std::ostringstream html;
-  size_t confirmed = 0, damaged = 0;
-  for (const auto& f : findings) confirmed += f.verdict.confirmed();
+  SourceExcerpts sources(source_root);
+  const std::vector<FindingGroup> groups = GroupFindings(findings);
+  std::vector<size_t> open, refuted;
+  size_t evidence_count[4] = {0, 0, 0, 0};
+  for (size_t n = 0; n < groups.size(); n++) {
+    (groups[n].evidence == Evidence::kRefuted ? refuted : open).push_back(n);
+    evidence_count[static_cast<int>(groups[n].evidence)]++;
+  }
+  size_t damaged = 0, refuted_findings = 0;
   for (const auto& t : traces) damaged += t.status == "damaged";
+  for (size_t n : refuted) refuted_findings += groups[n].members.size();
 
   html << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
        << "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
        << "<title>" << XmlEscape(title) << "</title>\n<style>" << kStyle
        << "</style>\n</head>\n<body>\n";
   html << "<h1>" << XmlEscape(title) << "</h1>\n";
-  html << "<p id=\"overview\">" << findings.size() << " distinct findings (" << confirmed
-       << " confirmed by replay) from " << traces.size() << " traces";
+  html << "<p id=\"overview\">" << groups.size() << " bug" << (groups.size() == 1 ? "" : "s")
+       << " (" << evidence_count[0] << " failed, " << evidence_count[1] << " confirmed, "
+       << evidence_count[2] << " predicted, " << evidence_count[3] << " refuted by replay) from "
+       << findings.size() << " distinct findings in " << traces.size() << " trace"
+       << (traces.size() == 1 ? "" : "s");
   if (damaged > 0)
     html << ", " << damaged << " damaged trace" << (damaged == 1 ? "" : "s") << " skipped";
   html << ".</p>\n" << before_findings;
 
-  html << "<table "
-          "id=\"findings\">\n<thead><tr><th>#</th><th>pattern</th><th>variant</th><th>sites</th>"
-       << "<th>traces</th><th>witnesses</th><th>clip "
-          "steps</th><th>verdict</th></tr></thead>\n<tbody>\n";
-  for (size_t i = 0; i < findings.size(); i++) {
-    const auto& f = findings[i];
-    html << "<tr class=\"finding\" data-id=\"" << XmlEscape(f.id) << "\"><td data-sort=\"" << i + 1
-         << "\"><a href=\"#finding-" << XmlEscape(f.id) << "\">" << i + 1 << "</a></td><td>"
-         << XmlEscape(f.pattern) << "</td><td>" << XmlEscape(f.variant)
-         << "</td><td class=\"sites\">";
-    for (const auto& event : f.events) html << "<div>" << XmlEscape(EventLine(event)) << "</div>";
-    html << "</td><td data-sort=\"" << f.traces.size() << "\">" << f.traces.size() << "</td><td>"
-         << f.witnesses << "</td><td data-sort=\"" << (f.clip_path.empty() ? 0 : f.clip_steps)
-         << "\">" << (f.clip_path.empty() ? std::string("none") : std::to_string(f.clip_steps))
-         << "</td><td class=\"verdict-"
-         << XmlEscape(f.verdict.outcome.empty() ? "none" : f.verdict.outcome) << "\">"
-         << XmlEscape(VerdictText(f.verdict)) << "</td></tr>\n";
-  }
-  html << "</tbody>\n</table>\n";
+  html << "<h2>Bugs</h2>\n<p>Failures first, then bugs replay confirmed, then predictions not "
+          "(yet) confirmed. Findings on the same variable at the same code are one bug; its "
+          "variants are listed inside.</p>\n";
+  WriteBugTable(html, "bugs", groups, open, findings, sources);
+  for (size_t n : open) WriteBugCard(html, n + 1, groups[n], findings, sources);
 
-  html << "<h2>Clips</h2>\n<p class=\"legend\">Each lane is a thread; boxes are runs of "
-          "consecutive events"
-       << " in the order the replay runs them (a race's two accesses the other way round from "
-          "the recording).<span style=\"background:#7aa6d8\"></span>as recorded"
+  html << "<details id=\"refuted\"><summary>Refuted by replay: " << refuted.size() << " bug"
+       << (refuted.size() == 1 ? "" : "s") << " (" << refuted_findings << " prediction"
+       << (refuted_findings == 1 ? "" : "s")
+       << ")</summary>\n<p>Replay showed these cannot "
+          "happen as predicted (the run diverged from the recording, or deadlocked or timed out "
+          "first).</p>\n";
+  if (!refuted.empty()) {
+    WriteBugTable(html, "refuted-bugs", groups, refuted, findings, sources);
+    for (size_t n : refuted) WriteBugCard(html, n + 1, groups[n], findings, sources);
+  }
+  html << "</details>\n";
+
+  html << "<p class=\"legend\">Clips: each lane is a thread; boxes are runs of consecutive "
+          "events in the order the replay runs them (a race's two accesses the other way round "
+          "from the recording).<span style=\"background:#7aa6d8\"></span>as recorded"
        << "<span style=\"background:#f5a623\"></span>moved by the generator"
        << "<span style=\"background:#d0021b;border-radius:6px\"></span>the anomaly's events (e1, "
           "e2, ...)</p>\n";
-  for (size_t i = 0; i < findings.size(); i++) {
-    const auto& f = findings[i];
-    html << "<div class=\"card\" id=\"finding-" << XmlEscape(f.id) << "\">\n<h3>" << i + 1 << ". "
-         << XmlEscape(f.pattern) << " " << XmlEscape(f.variant) << " — "
-         << XmlEscape(VerdictText(f.verdict)) << "</h3>\n<ol>";
-    for (const auto& event : f.events)
-      html << "<li><code>" << XmlEscape(EventLine(event)) << "</code></li>";
-    html << "</ol>\n";
-    if (!f.reason.empty()) html << "<p>" << XmlEscape(f.reason) << "</p>\n";
-    if (!f.verdict.reason.empty()) html << "<p>Replay: " << XmlEscape(f.verdict.reason) << "</p>\n";
-    if (!f.clip_path.empty()) {
-      html << "<div class=\"svgbox\">" << RenderSwimlaneSvg(f.picture) << "</div>\n";
-      html << "<p>Clip <code>" << XmlEscape(f.clip_path) << "</code> (" << f.clip_steps
-           << " steps) from <code>" << XmlEscape(f.clip_trace) << "</code>.</p>\n";
-      if (!f.replay_command.empty()) html << "<pre>" << XmlEscape(f.replay_command) << "</pre>\n";
-    } else {
-      html << "<p>No clip: " << XmlEscape(f.clip_error) << "</p>\n";
-    }
-    html << "<p class=\"traces\">Seen in " << f.traces.size() << " trace"
-         << (f.traces.size() == 1 ? "" : "s") << ": ";
-    for (size_t t = 0; t < f.traces.size(); t++)
-      html << (t ? ", " : "") << "<code>" << XmlEscape(f.traces[t]) << "</code>";
-    html << "</p>\n</div>\n";
-  }
 
   html << "<h2>Traces</h2>\n<table "
           "id=\"traces\">\n<thead><tr><th>trace</th><th>status</th><th>events</th>"

@@ -36,7 +36,14 @@ class ProgressWithWarnings {
   void Update(uint64_t done) {
     std::lock_guard<std::mutex> guard(mutex_);
     done_ = done;
-    bar_->Update(done);
+    bar_->Update(done, note_);
+  }
+  // With a note after the counts ("2 confirmed so far").
+  void Update(uint64_t done, const std::string& note) {
+    std::lock_guard<std::mutex> guard(mutex_);
+    done_ = done;
+    note_ = note;
+    bar_->Update(done, note);
   }
 
  private:
@@ -50,7 +57,7 @@ class ProgressWithWarnings {
       std::cerr << "pecan: warning: " << message << std::endl;
     }
     bar_.emplace(label_, total_);
-    bar_->Update(done_);
+    bar_->Update(done_, note_);
   }
 
   const std::string label_;
@@ -58,6 +65,7 @@ class ProgressWithWarnings {
   std::mutex mutex_;
   std::optional<ProgressReporter> bar_;
   uint64_t done_ = 0;
+  std::string note_;
   WarningSink previous_;
   bool installed_ = false;
 };

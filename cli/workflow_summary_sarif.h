@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "cli/finding_groups.h"
 #include "cli/workflow_finding_summary.h"
 #include "trace_format/version.h"
 
@@ -134,7 +135,13 @@ inline nlohmann::json SummarySarif(const std::vector<SummaryFinding>& findings,
   std::vector<std::string> rule_ids;
   nlohmann::json results = nlohmann::json::array();
   nlohmann::json refuted = nlohmann::json::array();
-  for (const auto& finding : findings) {
+  // Variants of one bug share a fingerprint (pecanBug/v1), so a code-scanning tool can group them.
+  std::vector<std::string> bug_of(findings.size());
+  const std::vector<FindingGroup> groups = GroupFindings(findings);
+  for (const FindingGroup& group : groups)
+    for (size_t i : group.members) bug_of[i] = group.id;
+  for (size_t index = 0; index < findings.size(); index++) {
+    const SummaryFinding& finding = findings[index];
     if (finding.verdict.outcome == "infeasible") {
       refuted.push_back(finding.id);
       continue;
@@ -161,12 +168,13 @@ inline nlohmann::json SummarySarif(const std::vector<SummaryFinding>& findings,
         {"ruleIndex", rule_index},
         {"level", confirmed || exposed ? "error" : "warning"},
         {"message", {{"text", text}}},
-        {"partialFingerprints", {{"pecanFinding/v1", finding.id}}},
+        {"partialFingerprints", {{"pecanFinding/v1", finding.id}, {"pecanBug/v1", bug_of[index]}}},
         {"properties",
          {{"variant", finding.variant},
           {"verdict", finding.verdict.outcome.empty() ? "not replayed" : finding.verdict.outcome},
           {"traces", finding.traces.size()},
-          {"witnesses", finding.witnesses}}}};
+          {"witnesses", finding.witnesses},
+          {"bug", bug_of[index]}}}};
     if (!finding.verdict.failure.empty()) result["properties"]["failure"] = finding.verdict.failure;
     nlohmann::json related = nlohmann::json::array();
     bool located = false;

@@ -18,6 +18,8 @@ class ProgressReporter {
   // Reports that `done` of `total` is finished; redraws when the percentage changes (or, for
   // totals up to 100, the count).
   void Update(uint64_t done);
+  // The same with a note after the counts ("3 confirmed"), redrawn when it changes.
+  void Update(uint64_t done, const std::string& note);
   // Clears the line; later updates are ignored.
   void Finish();
 
@@ -28,6 +30,7 @@ class ProgressReporter {
   uint64_t total_;
   int shown_percent_ = -1;
   uint64_t shown_done_ = 0;
+  std::string shown_note_;
   int shown_width_ = 0;  // widest line drawn, to clear it
   bool enabled_;
 };

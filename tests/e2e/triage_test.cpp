@@ -121,14 +121,14 @@ std::string Attribute(const std::string& tag, const std::string& name) {
   return DecodeEntities(tag.substr(at, tag.find('"', at) - at));
 }
 
-// The rows of table#findings's body, in document order.
-std::vector<FindingRow> FindingRows(const std::string& html) {
+// The rows of table#`id`'s body (one per bug), in document order.
+std::vector<FindingRow> FindingRows(const std::string& html, const std::string& id = "bugs") {
   std::vector<FindingRow> rows;
-  size_t table = html.find("<table id=\"findings\">");
+  size_t table = html.find("<table id=\"" + id + "\">");
   if (table == std::string::npos) return rows;
   const size_t table_end = html.find("</table>", table);
-  for (size_t at = html.find("<tr class=\"finding\"", table); at < table_end;
-       at = html.find("<tr class=\"finding\"", at + 1)) {
+  for (size_t at = html.find("<tr class=\"bug\"", table); at < table_end;
+       at = html.find("<tr class=\"bug\"", at + 1)) {
     const size_t row_end = html.find("</tr>", at);
     FindingRow row;
     row.id = Attribute(html.substr(at, html.find('>', at) - at), "data-id");
@@ -141,31 +141,31 @@ std::vector<FindingRow> FindingRows(const std::string& html) {
   return rows;
 }
 
-// What the table must show for a finding of summary.json, after the "#" column.
-std::vector<std::string> ExpectedCells(const nlohmann::json& finding) {
-  std::string sites;
-  for (const auto& event : finding["events"]) {
+// What the table must show for a bug of summary.json, after the "#" column: its evidence, title,
+// code locations, variants (pattern, variant and verdict each) and traces.
+std::vector<std::string> ExpectedCells(const nlohmann::json& bug,
+                                       const std::map<std::string, nlohmann::json>& findings) {
+  std::string sites, variants;
+  for (const auto& site : bug["sites"]) {
     if (!sites.empty()) sites += "\n";
-    sites += event.value("thread_name", "") + " " + event.value("kind", "") + " " +
-             event["site"].value("text", "");
-    if (event.contains("variable")) sites += " [" + event.value("variable", "") + "]";
+    sites += site.value("text", "");
   }
-  std::string verdict = "not replayed";
-  if (finding["verdict"].is_object()) {
-    verdict = finding["verdict"].value("outcome", "");
-    if (verdict == "hatched") {
-      const std::string failure = finding["verdict"].value("failure", "");
-      verdict = failure.empty() ? "confirmed" : "confirmed, " + failure;
+  for (const auto& id : bug["findings"]) {
+    const nlohmann::json& finding = findings.at(id.get<std::string>());
+    std::string verdict = "not replayed";
+    if (finding["verdict"].is_object()) {
+      verdict = finding["verdict"].value("outcome", "");
+      if (verdict == "hatched") {
+        const std::string failure = finding["verdict"].value("failure", "");
+        verdict = failure.empty() ? "confirmed" : "confirmed, " + failure;
+      }
     }
+    if (!variants.empty()) variants += "\n";
+    variants +=
+        finding.value("pattern", "") + " " + finding.value("variant", "") + " \u2014 " + verdict;
   }
-  return {finding.value("pattern", ""),
-          finding.value("variant", ""),
-          sites,
-          std::to_string(finding["traces"].size()),
-          std::to_string(finding["witnesses"].get<uint64_t>()),
-          finding["clip"].is_object() ? std::to_string(finding["clip"]["steps"].get<uint64_t>())
-                                      : "none",
-          verdict};
+  return {bug.value("evidence", ""), bug.value("title", ""), sites, variants,
+          std::to_string(bug["traces"].get<uint64_t>())};
 }
 
 std::vector<std::string> WithoutFirst(const std::vector<std::string>& cells) {
@@ -207,6 +207,7 @@ LoadedPage LoadInChromium(const std::string& file, const std::string& fragment,
                   "--disable-component-update",
                   "--disable-sync",
                   "--user-data-dir=" + profile + "/profile",
+                  "--window-size=1366,768",  // the laptop screen the layout must fit
                   "--enable-logging=stderr",
                   "--v=0",
                   "--dump-dom",
@@ -330,16 +331,34 @@ TEST_CASE("pecan triage merges 50 traces, survives a damaged one, and its JSON, 
     for (const auto& trace : finding["traces"])
       CHECK(trace.get<std::string>().find("correct_condvar") == std::string::npos);
 
-  // The HTML table as written: one row per finding, in the JSON's order, showing its fields.
+  // Bugs: every finding in exactly one, and names it.
+  const auto& bugs = summary["bugs"];
+  CHECK(summary["counts"]["bugs"] == bugs.size());
+  CHECK(bugs.size() < findings.size());  // runs of lost_update show one bug in three variants
+  std::map<std::string, nlohmann::json> by_finding;
+  for (const auto& finding : findings) by_finding[finding["id"].get<std::string>()] = finding;
+  std::map<std::string, int> placed;
+  for (const auto& bug : bugs) {
+    CHECK(bug["evidence"] == "predicted");  // nothing replayed
+    for (const auto& id : bug["findings"]) {
+      placed[id.get<std::string>()]++;
+      CHECK(by_finding.at(id.get<std::string>())["bug"] == bug["id"]);
+    }
+  }
+  CHECK(placed.size() == findings.size());
+  for (const auto& [id, count] : placed) CHECK(count == 1);
+
+  // The HTML table as written: one row per bug, in the JSON's order, showing its fields (the
+  // working directory is the build tree, so source paths are shown whole).
   std::string html = e2e::ReadText(out + "/summary.html");
   std::vector<FindingRow> rows = FindingRows(html);
-  REQUIRE(rows.size() == findings.size());
+  REQUIRE(rows.size() == bugs.size());
   for (size_t i = 0; i < rows.size(); i++) {
-    INFO("row " << i + 1 << " vs " << findings[i].dump());
-    CHECK(rows[i].id == findings[i]["id"]);
-    REQUIRE(rows[i].cells.size() == 8);
+    INFO("row " << i + 1 << " vs " << bugs[i].dump());
+    CHECK(rows[i].id == bugs[i]["id"]);
+    REQUIRE(rows[i].cells.size() == 6);
     CHECK(rows[i].cells[0] == std::to_string(i + 1));
-    CHECK(WithoutFirst(rows[i].cells) == ExpectedCells(findings[i]));
+    CHECK(WithoutFirst(rows[i].cells) == ExpectedCells(bugs[i], by_finding));
   }
   // Self-contained: nothing to fetch.
   CHECK(html.find("<script src") == std::string::npos);
@@ -355,10 +374,14 @@ TEST_CASE("pecan triage merges 50 traces, survives a damaged one, and its JSON, 
     svgs++;
   CHECK(svgs == with_clip);
 
-  // SARIF: one result per finding.
+  // SARIF: one result per finding, the variants of a bug sharing its fingerprint.
   nlohmann::json sarif = e2e::ReadJson(out + "/summary.sarif");
   CHECK(sarif["version"] == "2.1.0");
   CHECK(sarif["runs"][0]["results"].size() == findings.size());
+  for (const auto& result : sarif["runs"][0]["results"]) {
+    const std::string id = result["partialFingerprints"]["pecanFinding/v1"];
+    CHECK(result["partialFingerprints"]["pecanBug/v1"] == by_finding.at(id)["bug"]);
+  }
 
   // First make sure the browser check can fail: a page with a script error that removes a row
   // must show a console error and one row fewer.
@@ -366,9 +389,9 @@ TEST_CASE("pecan triage merges 50 traces, survives a damaged one, and its JSON, 
     const std::string broken = e2e::FreshDirectory("triage-broken-page") + "/broken.html";
     std::ofstream(broken)
         << "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>broken</title></head><body>"
-           "<table id=\"findings\"><tbody><tr class=\"finding\" data-id=\"a\"><td>1</td></tr>"
-           "<tr class=\"finding\" data-id=\"b\"><td>2</td></tr></tbody></table><script>"
-           "document.querySelector('tr.finding').remove(); pecanNoSuchFunction();</script>"
+           "<table id=\"bugs\"><tbody><tr class=\"bug\" data-id=\"a\"><td>1</td></tr>"
+           "<tr class=\"bug\" data-id=\"b\"><td>2</td></tr></tbody></table><script>"
+           "document.querySelector('tr.bug').remove(); pecanNoSuchFunction();</script>"
            "</body></html>\n";
     LoadedPage page = LoadInChromium(broken, "", "triage-chromium-broken");
     INFO("chromium's stderr:\n" << page.log);
@@ -377,22 +400,22 @@ TEST_CASE("pecan triage merges 50 traces, survives a damaged one, and its JSON, 
     CHECK(Joined(page.console).find("pecanNoSuchFunction") != std::string::npos);
   }
 
-  // Headless Chromium: the page loads without console messages, shows one row per finding, and
-  // its script sorts the table (by the "traces" column, most first, via #sort=4-desc).
-  LoadedPage page = LoadInChromium(out + "/summary.html", "#sort=4-desc", "triage-chromium");
+  // Headless Chromium: the page loads without console messages, shows one row per bug, and its
+  // script sorts the table (by the "traces" column, most first, via #sort=5-desc).
+  LoadedPage page = LoadInChromium(out + "/summary.html", "#sort=5-desc", "triage-chromium");
   INFO("console:\n" << Joined(page.console));
   CHECK(page.console.empty());
   std::vector<FindingRow> shown = FindingRows(page.dom);
-  CHECK(shown.size() == findings.size());
+  CHECK(shown.size() == bugs.size());
   std::map<std::string, const nlohmann::json*> by_id;
-  for (const auto& finding : findings) by_id[finding["id"].get<std::string>()] = &finding;
+  for (const auto& bug : bugs) by_id[bug["id"].get<std::string>()] = &bug;
   std::vector<int> trace_counts;
   for (const auto& row : shown) {
     INFO("rendered row " << row.id);
     REQUIRE(by_id.count(row.id) == 1);
-    CHECK(WithoutFirst(row.cells) == ExpectedCells(*by_id[row.id]));
-    by_id.erase(row.id);  // each finding once
-    trace_counts.push_back(std::stoi(row.cells.at(4)));
+    CHECK(WithoutFirst(row.cells) == ExpectedCells(*by_id[row.id], by_finding));
+    by_id.erase(row.id);  // each bug once
+    trace_counts.push_back(std::stoi(row.cells.at(5)));
   }
   CHECK(by_id.empty());
   CHECK(std::is_sorted(trace_counts.rbegin(), trace_counts.rend()));
@@ -447,7 +470,8 @@ TEST_CASE("pecan triage --replay runs the program after --, and survives a repla
   CHECK(summary["counts"]["replay_errors"] == failed);
   CHECK(summary["counts"]["not_replayed_other_program"] == other);
   CHECK(run.output.find("replay failed: ") != std::string::npos);
-  CHECK(e2e::ReadText(out + "/summary.html").find(">error</td>") != std::string::npos);
+  CHECK(e2e::ReadText(out + "/summary.html").find("class=\"verdict-error\">error</span>") !=
+        std::string::npos);
 }
 
 TEST_CASE("pecan triage rejects bad arguments with one line and exit status 2", "[e2e][triage]") {
@@ -893,4 +917,147 @@ TEST_CASE("pecan triage shards run as a Slurm job array and its dependent merge 
     CHECK(part["shard"] == std::to_string(k) + "/4");
   }
   CheckSameTriage(dir + "/whole", dir + "/out/summary");
+}
+
+namespace {
+
+// A copy of `page` whose last script, after the page's own, measures the layout at the window's
+// width and writes what it found into <pre id="layout-check">: the viewport's width, the page's
+// scroll width, and every element wider than the viewport or reaching past it (with the refuted
+// section opened, so its contents are measured too).
+std::string WithLayoutCheck(const std::string& page, const std::string& copy) {
+  std::string html = e2e::ReadText(page);
+  const std::string check = R"js(<script>
+(function () {
+  var refuted = document.getElementById('refuted');
+  if (refuted) refuted.open = true;
+  var width = document.documentElement.clientWidth, wide = [];
+  document.querySelectorAll('body *').forEach(function (e) {
+    var r = e.getBoundingClientRect();
+    if (r.right > width + 1 || r.width > width + 1)
+      wide.push(e.tagName + (e.id ? '#' + e.id : '') + ' ' + Math.round(r.width));
+  });
+  var out = document.createElement('pre');
+  out.id = 'layout-check';
+  out.textContent = 'viewport=' + width + ' scroll=' + document.documentElement.scrollWidth +
+      ' wide=' + wide.join(',') + ';';
+  document.body.appendChild(out);
+})();
+</script>)js";
+  const size_t end = html.rfind("</body>");
+  REQUIRE(end != std::string::npos);
+  html.insert(end, check);
+  std::ofstream(copy) << html;
+  return copy;
+}
+
+std::string LayoutField(const std::string& dom, const std::string& name) {
+  const size_t check = dom.find("<pre id=\"layout-check\">");
+  if (check == std::string::npos) return "?";
+  const size_t at = dom.find(name + "=", check);
+  if (at == std::string::npos) return "?";
+  const size_t start = at + name.size() + 1;
+  return dom.substr(start, dom.find_first_of(" ;", start) - start);
+}
+
+// Saves what headless Chromium shows of `page` at 1366x768 as a PNG (a test artifact).
+void Screenshot(const std::string& page, const std::string& png) {
+  const std::string profile = e2e::FreshDirectory("report-screenshot-profile");
+  pecan::cli::ChildSpec browser;
+  browser.argv = {Chromium(),
+                  "--headless",
+                  "--no-sandbox",
+                  "--disable-gpu",
+                  "--disable-quic",
+                  "--no-first-run",
+                  "--disable-background-networking",
+                  "--disable-component-update",
+                  "--disable-sync",
+                  "--hide-scrollbars",
+                  "--user-data-dir=" + profile + "/profile",
+                  "--window-size=1366,768",
+                  "--screenshot=" + png,
+                  "file://" + fs::absolute(page).string()};
+  browser.stdout_path = browser.stderr_path = profile + "/chromium.log";
+  browser.timeout_seconds = 120;
+  const pecan::cli::ChildResult result = pecan::cli::RunChild(browser);
+  INFO("chromium:\n" << e2e::ReadText(profile + "/chromium.log"));
+  CHECK(result.exit_status == 0);
+}
+
+}  // namespace
+
+TEST_CASE("hunt's and triage's pages show one entry per bug, refuted ones apart, and fit 1366 px",
+          "[e2e][triage][report]") {
+  const std::string dir = e2e::FreshDirectory("report-pages");
+  const std::string artifacts = std::string(kScratchDir) + "/artifacts";
+  fs::create_directories(artifacts);
+  const std::string program = e2e::TestProgram("request_counter");
+  e2e::PecanRun hunt =
+      e2e::RunPecan({"hunt", "-o", dir + "/hunt", "--no-explore", "--", program}, dir + "/h.log");
+  INFO("hunt:\n" << hunt.output);
+  REQUIRE(hunt.result.exit_status == 1);  // the counter's lost update fails its assertion
+  e2e::PecanRun triage = e2e::RunPecan(
+      {"triage", dir + "/hunt/trace.pecan", "-o", dir + "/triage", "--replay", "--", program},
+      dir + "/t.log");
+  INFO("triage:\n" << triage.output);
+  REQUIRE(triage.result.exit_status == 1);
+
+  struct Page {
+    std::string name, html, json;
+  };
+  for (const Page& page :
+       {Page{"hunt", dir + "/hunt/report.html", dir + "/hunt/verdicts.json"},
+        Page{"triage", dir + "/triage/summary.html", dir + "/triage/summary.json"}}) {
+    INFO("page " << page.name);
+    // The JSON: `hits++` is one bug of several variants, the first; some bug was refuted.
+    const nlohmann::json json = e2e::ReadJson(page.json);
+    const nlohmann::json& bugs = json["bugs"];
+    REQUIRE(bugs.size() >= 2);
+    size_t hits_bugs = 0, refuted_bugs = 0;
+    for (const auto& bug : bugs) {
+      const std::string title = bug["title"];
+      if (title.find("::hits`") != std::string::npos) {
+        hits_bugs++;
+        CHECK(bug["findings"].size() >= 3);
+        CHECK(bug["evidence"] == "failed");
+      }
+      refuted_bugs += bug["evidence"] == "refuted";
+    }
+    CHECK(hits_bugs == 1);
+    CHECK(refuted_bugs >= 1);
+    CHECK(bugs[0]["evidence"] == "failed");
+
+    // The page in a browser at 1366 px: one row for the bug, refuted ones in their own section
+    // after it, nothing wider than the window, no console message.
+    LoadedPage loaded =
+        LoadInChromium(WithLayoutCheck(page.html, dir + "/" + page.name + "-check.html"), "",
+                       "report-chromium-" + page.name);
+    INFO("console:\n" << Joined(loaded.console));
+    CHECK(loaded.console.empty());
+    size_t rows_for_hits = 0;
+    for (const FindingRow& row : FindingRows(loaded.dom))
+      rows_for_hits += row.cells.size() > 2 && row.cells[2].find("::hits`") != std::string::npos;
+    CHECK(rows_for_hits == 1);
+    CHECK(FindingRows(loaded.dom).size() == bugs.size() - refuted_bugs);
+    CHECK(FindingRows(loaded.dom, "refuted-bugs").size() == refuted_bugs);
+    const size_t section = loaded.dom.find("<details id=\"refuted\"");
+    REQUIRE(section != std::string::npos);
+    CHECK(loaded.dom.find("data-evidence=\"refuted\"") > section);
+    INFO("layout: " << loaded.dom.substr(loaded.dom.find("<pre id=\"layout-check\">")));
+    const std::string viewport = LayoutField(loaded.dom, "viewport");
+    REQUIRE(viewport != "?");
+    CHECK(std::stoi(viewport) >= 1300);
+    CHECK(std::stoi(LayoutField(loaded.dom, "scroll")) <= std::stoi(viewport));
+    CHECK(LayoutField(loaded.dom, "wide").empty());
+    // Long C++ names are in the page, wrapped rather than cut.
+    CHECK(loaded.dom.find("RecordIncomingRequestAndUpdateThroughputStatistics") !=
+          std::string::npos);
+
+    const std::string png = artifacts + "/report-" + page.name + ".png";
+    fs::remove(png);
+    Screenshot(page.html, png);
+    CHECK(e2e::ReadText(png).rfind("\x89PNG", 0) == 0);
+    CHECK(fs::file_size(png) > 10000);
+  }
 }

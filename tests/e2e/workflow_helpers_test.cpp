@@ -7,8 +7,10 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <memory>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -18,6 +20,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "cli/finding_groups.h"
+#include "cli/source_excerpt.h"
 #include "cli/workflow_child_process.h"
 #include "cli/workflow_clip_picture.h"
 #include "cli/workflow_finding_merge.h"
@@ -181,8 +185,9 @@ TEST_CASE("A long clip keeps its tail in the swimlane and folds the rest", "[wor
   CHECK(Count(svg, "<g class=\"anomaly\">") == 1);  // the first one lies in the folded part
 }
 
-TEST_CASE("The HTML summary has one table row per finding and no external resources",
-          "[workflow]") {
+TEST_CASE(
+    "The HTML summary has one table row per bug, its variants inside, and no external resources",
+    "[workflow]") {
   std::vector<SummaryFinding> findings(3);
   for (size_t i = 0; i < findings.size(); i++) {
     findings[i].id = "f" + std::to_string(i);
@@ -199,7 +204,10 @@ TEST_CASE("The HTML summary has one table row per finding and no external resour
   std::vector<SummaryTrace> traces = {{"a.pecan", "ok", "", {}, 10, 3, 0.1},
                                       {"b.pecan", "damaged", "b.pecan: bad magic", {}, 0, 0, 0}};
   std::string html = RenderSummaryHtml("pecan triage", traces, findings);
-  CHECK(Count(html, "<tr class=\"finding\"") == 3);
+  // Three findings on `x` at a<b>.c:3: one bug with three variants.
+  CHECK(Count(html, "<tr class=\"bug\"") == 1);
+  CHECK(Count(html, "<section class=\"variant\"") == 3);
+  CHECK(html.find("data race, atomicity violation on `x`") != std::string::npos);
   CHECK(Count(html, "<svg") == 1);
   CHECK(html.find("1 damaged trace skipped") != std::string::npos);
   CHECK(html.find("a&lt;b&gt;.c:3") != std::string::npos);
@@ -409,4 +417,115 @@ TEST_CASE("The workflow finds a pecan child's error line among its other output"
   std::ofstream(log) << "no error here\n";
   CHECK(LastPecanError(log).empty());
   std::remove(log.c_str());
+}
+
+namespace {
+
+SummaryFinding Variant(const std::string& id, const std::string& pattern,
+                       const std::string& variant, const std::string& variable,
+                       std::vector<uint32_t> lines, const std::string& outcome = "",
+                       const std::string& failure = "") {
+  SummaryFinding finding;
+  finding.id = id;
+  finding.key = pattern + "|" + variant + "|" + id;
+  finding.pattern = pattern;
+  finding.variant = variant;
+  finding.traces = {"t.pecan"};
+  for (uint32_t line : lines)
+    finding.events.push_back({1, "T1", "write", {"count", "/src/hits.c", line, ""}, variable});
+  finding.verdict.outcome = outcome;
+  finding.verdict.failure = failure;
+  return finding;
+}
+
+}  // namespace
+
+TEST_CASE("Findings on one variable at shared code are one bug, as strong as its best evidence",
+          "[workflow][groups]") {
+  // An unprotected hits++ (line 7): three races and an atomicity violation; a race on another
+  // variable at the same line; a refuted race on `ready`, and a heap race without a name that
+  // shares no code with anything.
+  const std::vector<SummaryFinding> findings = {
+      Variant("race-rw", "race", "R-W", "hits", {7, 7}, "infeasible"),
+      Variant("other", "race", "W-W", "misses", {7, 7}),
+      Variant("race-ww", "race", "W-W", "hits", {7, 7}, "hatched"),
+      Variant("ready", "race", "W-R", "ready", {20, 31}, "infeasible"),
+      Variant("atom", "atomicity", "R-W-W", "hits", {7, 7, 7}, "hatched", "assertion"),
+      Variant("heap", "race", "W-R", "", {40, 44}),
+      Variant("race-wr", "race", "W-R", "hits", {7, 7}),
+  };
+  const std::vector<FindingGroup> groups = GroupFindings(findings);
+  REQUIRE(groups.size() == 4);
+  // Failed first, then predicted ones in order of appearance, refuted last.
+  CHECK(groups[0].title == "atomicity violation, data race on `hits`");
+  CHECK(groups[0].evidence == Evidence::kFailed);
+  CHECK(groups[0].variable == "hits");
+  CHECK(groups[0].members ==
+        std::vector<size_t>{4, 2, 6, 0});  // failed, confirmed, predicted, refuted
+  CHECK(groups[0].sites.size() == 1);
+  CHECK(groups[0].traces == 1);
+  CHECK(groups[1].title == "data race on `misses`");
+  CHECK(groups[1].evidence == Evidence::kPredicted);
+  CHECK(groups[2].title == "data race");
+  CHECK(groups[2].members == std::vector<size_t>{5});
+  CHECK(groups[3].title == "data race on `ready`");
+  CHECK(groups[3].evidence == Evidence::kRefuted);
+  CHECK(std::string(EvidenceName(groups[3].evidence)) == "refuted");
+  // Ids: "bug-" and 8 hex digits, distinct, and the same whatever order the findings come in.
+  std::set<std::string> ids;
+  for (const auto& group : groups) {
+    CHECK(group.id.rfind("bug-", 0) == 0);
+    CHECK(group.id.size() == 12);
+    ids.insert(group.id);
+  }
+  CHECK(ids.size() == 4);
+  std::vector<SummaryFinding> reversed(findings.rbegin(), findings.rend());
+  std::set<std::string> again;
+  for (const auto& group : GroupFindings(reversed)) again.insert(group.id);
+  CHECK(again == ids);
+
+  // JSON: one object per bug with its variants' ids; each finding names its bug.
+  nlohmann::json json = GroupsJson(groups, findings);
+  REQUIRE(json.size() == 4);
+  CHECK(json[0]["evidence"] == "failed");
+  CHECK(json[0]["findings"] == nlohmann::json({"atom", "race-ww", "race-wr", "race-rw"}));
+  CHECK(json[0]["sites"][0]["line"] == 7);
+  nlohmann::json objects = nlohmann::json::array();
+  for (size_t i = 0; i < findings.size(); i++) objects.push_back({{"id", findings[i].id}});
+  MarkBugs(objects, groups);
+  CHECK(objects[4]["bug"] == groups[0].id);
+  CHECK(objects[0]["bug"] == groups[0].id);
+  CHECK(objects[3]["bug"] == groups[3].id);
+
+  // The page: three bugs in the table, the refuted one folded away in its own section.
+  const std::string html = RenderSummaryHtml("pecan triage", {}, findings);
+  CHECK(Count(html, "<tr class=\"bug\"") == 4);
+  const size_t refuted = html.find("<details id=\"refuted\">");
+  REQUIRE(refuted != std::string::npos);
+  CHECK(html.find("data-id=\"" + groups[3].id + "\"") > refuted);
+  CHECK(html.find("data-id=\"" + groups[0].id + "\"") < refuted);
+}
+
+TEST_CASE("Source excerpts show paths below the root relative to it and the lines around a site",
+          "[workflow][source]") {
+  const std::string dir = TempPath("source");
+  std::filesystem::create_directories(dir + "/src");
+  {
+    std::ofstream file(dir + "/src/a.c");
+    for (int line = 1; line <= 10; line++) file << "line " << line << "\n";
+  }
+  SourceExcerpts sources(dir + "/");
+  const SummarySite site{"work", dir + "/src/a.c", 2, "unused"};
+  CHECK(sources.DisplaySite(site) == "src/a.c:2 (work)");
+  CHECK(sources.DisplayPath("/elsewhere/b.c") == "/elsewhere/b.c");
+  CHECK(sources.DisplayPath(dir + "x/a.c") == dir + "x/a.c");  // a sibling with the same prefix
+  const auto around = sources.Around(site);
+  REQUIRE(around.size() == 4);  // lines 1..4: clipped at the top
+  CHECK(around.front() == std::make_pair(uint32_t{1}, std::string("line 1")));
+  CHECK(around.back() == std::make_pair(uint32_t{4}, std::string("line 4")));
+  CHECK(sources.Around({"", dir + "/src/a.c", 10, ""}, 1).size() == 2);
+  CHECK(sources.Around({"", dir + "/src/a.c", 11, ""}).empty());
+  CHECK(sources.Around({"", dir + "/src/missing.c", 3, ""}).empty());
+  CHECK(sources.DisplaySite({"", "", 0, "app+0x10"}) == "app+0x10");
+  std::filesystem::remove_all(dir);
 }
