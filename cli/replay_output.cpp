@@ -11,6 +11,7 @@
 
 #include "analyzer/symbolizer.h"
 #include "cli/replay_race_text.h"
+#include "cli/replay_reason_text.h"
 #include "cli/replay_stuck_text.h"
 #include "trace_format/event_kind.h"
 #include "trace_format/signal_name.h"
@@ -64,13 +65,13 @@ std::string JoinAnomaly(const std::vector<AnomalyEventText>& events) {
 
 // What happened after the anomaly formed (or the schedule ended), from the process's end.
 void DescribeFailure(const proto::Verdict& v, const ChildEnd& end, double timeout_seconds,
-                     int expected_exit, FinalVerdict& result) {
+                     int expected_exit, ReasonPlaces& places, FinalVerdict& result) {
   result.failure = v.failure();
   result.failure_thread = v.failure_thread();
   result.failure_site = DescribeFailureSite(v);
   if (!v.failure_message().empty() && !end.timed_out) {
     // The runtime saw the failure itself (it keeps serializing the run to its end).
-    result.failure_message = v.failure_message();
+    result.failure_message = SymbolizedPlaces(v.failure_message(), places);
     if (const std::string stuck = DescribeStuckThreads(v); !stuck.empty())
       result.failure_message =
           (result.failure == "deadlock" ? "every thread is blocked: "
@@ -185,8 +186,10 @@ FinalVerdict Conclude(const std::optional<proto::Verdict>& runtime_verdict, cons
   const proto::Verdict& v = *runtime_verdict;
   result.steps_executed = v.steps_executed();
   if (v.steps_total() != 0) result.steps_total = v.steps_total();
-  result.reason = WithoutRepeatedCause(v.reason());
-  result.divergence = v.divergence();
+  // Named once here, so the line and the JSON object say the same.
+  ReasonPlaces places(clip, v);
+  result.reason = SymbolizedPlaces(WithoutRepeatedCause(v.reason()), places);
+  result.divergence = SymbolizedPlaces(v.divergence(), places);
   result.events = v.events_scheduled();
   result.idle_handovers = v.idle_handovers();
   result.races = RealRacesJson(v);
@@ -197,15 +200,15 @@ FinalVerdict Conclude(const std::optional<proto::Verdict>& runtime_verdict, cons
     case proto::Verdict::HATCHED:
       // Without anomaly events there is nothing to hatch: the clip was followed to its end.
       result.verdict = HasAnomaly(clip) ? "hatched" : "followed";
-      DescribeFailure(v, end, timeout_seconds, expected_exit, result);
+      DescribeFailure(v, end, timeout_seconds, expected_exit, places, result);
       return result;
     case proto::Verdict::EXPOSED:
       result.verdict = "exposed";
-      DescribeFailure(v, end, timeout_seconds, expected_exit, result);
+      DescribeFailure(v, end, timeout_seconds, expected_exit, places, result);
       return result;
     case proto::Verdict::DEADLOCKED:
       result.verdict = "deadlocked";
-      DescribeFailure(v, end, timeout_seconds, expected_exit, result);
+      DescribeFailure(v, end, timeout_seconds, expected_exit, places, result);
       return result;
     case proto::Verdict::INFEASIBLE:
       result.verdict = "infeasible";

@@ -195,6 +195,11 @@ TEST_CASE("bug clips hatch and fail the program the same way in 20 replays", "[e
                      Catch::Contains("pecan_figure1.c:39"));
           CHECK_THAT(replay.verdict["anomaly"][1]["site"].get<std::string>(),
                      Catch::Contains("pecan_figure1.c:28"));
+          // The runtime's reason names them the same way, not by module and offset.
+          CHECK_THAT(replay.verdict["reason"].get<std::string>(),
+                     Catch::Contains("write at pecan_figure1.c:39") &&
+                         Catch::Contains("read at pecan_figure1.c:28") &&
+                         !Catch::Contains("pecan_figure1+0x"));
         }
       }
     }
@@ -239,6 +244,44 @@ TEST_CASE("a race predicted across ad-hoc flag synchronization is refuted by div
   CHECK(replay.verdict["failure"].is_null());
   CHECK(replay.verdict["failure_clip"].is_null());
   CHECK(replay.verdict["timed_out"] == false);
+}
+
+TEST_CASE("a replay's reason and divergence name their places by file:line (function)",
+          "[e2e][replay][reason]") {
+  SECTION("the anomaly of a hatched race") {
+    const std::string dir = e2e::FreshDirectory("replay-reason-lost-update");
+    const std::string program = e2e::ExampleBinary("lost_update");
+    const std::string clip = e2e::RaceClip(program, dir, {23, 24});
+    Replay replay = RunReplay(clip, program, dir + "/replay.log");
+    INFO(replay.output);
+    REQUIRE(replay.verdict.is_object());
+    CHECK(replay.verdict["verdict"] == "hatched");
+    const std::string reason = replay.verdict["reason"];
+    CHECK_THAT(reason, Catch::StartsWith("the anomaly formed at step "));
+    CHECK_THAT(reason, Catch::Contains("read at lost_update.c:23 (add_batch)"));
+    CHECK_THAT(reason, Catch::Contains("write at lost_update.c:24 (add_batch)"));
+    CHECK_THAT(reason, !Catch::Contains("lost_update+0x"));
+  }
+  SECTION("a divergence, in the JSON object and in the line alike") {
+    const std::string dir = e2e::FreshDirectory("replay-reason-flag-sync");
+    const std::string program = e2e::TestProgram("flag_sync");
+    const std::string clip = e2e::RaceClip(program, dir, {14, 24});
+    Replay replay = RunReplay(clip, program, dir + "/replay.log");
+    INFO(replay.output);
+    REQUIRE(replay.verdict.is_object());
+    CHECK(replay.verdict["verdict"] == "infeasible");
+    const std::string divergence = replay.verdict["divergence"];
+    CHECK_THAT(divergence, Catch::Contains(" diverged ") && Catch::Contains("flag_sync.c:"));
+    CHECK_THAT(divergence, !Catch::Contains("flag_sync+0x"));
+    const std::string reason = replay.verdict["reason"];
+    CHECK_THAT(reason, Catch::StartsWith("divergence: " + divergence));
+
+    e2e::PecanRun line =
+        e2e::RunPecan({"replay", clip, "--", program}, dir + "/replay-line.log", 120);
+    INFO(line.output);
+    CHECK_THAT(LineStartingWith(line.output, "pecan: infeasible: "),
+               Catch::Contains(" -- " + reason + " ("));
+  }
 }
 
 TEST_CASE("a race after a loop of repeated accesses hatches: the replay runs the counted repeats",
