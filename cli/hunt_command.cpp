@@ -30,6 +30,7 @@
 #include "cli/command.h"
 #include "cli/finding_groups.h"
 #include "cli/hunt_explore.h"
+#include "cli/source_excerpt.h"
 #include "cli/workflow_child_process.h"
 #include "cli/workflow_clip_picture.h"
 #include "cli/workflow_finding_summary.h"
@@ -185,7 +186,7 @@ ObservedHang ReplayRecordedHang(const HuntOptions& options, const Trace& trace, 
 }
 
 void PrintFinding(const std::string& number, const SummaryFinding& finding,
-                  const std::vector<std::string>& command) {
+                  const std::vector<std::string>& command, const SourceExcerpts& sources) {
   std::string variable;
   for (const auto& event : finding.events)
     if (variable.empty() && !event.variable.empty()) variable = event.variable;
@@ -213,7 +214,8 @@ void PrintFinding(const std::string& number, const SummaryFinding& finding,
     // A deadlock's events are, per thread, the lock it holds and the one it then requests.
     const std::string lock = event.variable.empty() ? "a lock" : "'" + event.variable + "'";
     const std::string what = deadlock ? (i % 2 == 0 ? "holds " : "requests ") + lock : event.kind;
-    std::cout << "     " << event.thread_name << " " << what << "  " << event.site.text << "\n";
+    std::cout << "     " << event.thread_name << " " << what << "  "
+              << sources.DisplaySite(event.site) << "\n";
   }
   if (finding.verdict.outcome == "exposed")
     std::cout << "   what happened: " << finding.verdict.reason << "\n";
@@ -262,6 +264,7 @@ int RunHunt(const HuntOptions& options) {
       summary.clip_trace = trace_path;
       summary.clip_steps = plan.steps.size();
       summary.picture = PictureOfClip(clip, summary.events);
+      LabelRunsFromTrace(summary.picture, clip, trace, symbolizer);
       summary.replay_command = ReplayCommandLine(summary.clip_path, options.command);
     } else {
       summary.clip_error = plan.reason;
@@ -422,6 +425,7 @@ int RunHunt(const HuntOptions& options) {
                         explored ? ExploreHtml(*explored, options.command) : "", source_root));
 
   std::cout << "\n";
+  const SourceExcerpts sources(source_root);  // paths below --source-root shown relative to it
   if (hang) {
     std::cout << "OBSERVED in the recorded run: it did not end";
     if (hang->error.empty()) {
@@ -459,13 +463,14 @@ int RunHunt(const HuntOptions& options) {
       if (shown.empty()) continue;
       const std::string label = std::to_string(++number);
       if (shown.size() == 1) {
-        PrintFinding(label, findings[shown.front()], options.command);
+        PrintFinding(label, findings[shown.front()], options.command, sources);
         continue;
       }
       std::cout << label << ". " << group.title << ": " << shown.size()
                 << " confirmed variants of one bug\n";
       for (size_t k = 0; k < shown.size(); k++)
-        PrintFinding(label + "." + std::to_string(k + 1), findings[shown[k]], options.command);
+        PrintFinding(label + "." + std::to_string(k + 1), findings[shown[k]], options.command,
+                     sources);
     }
   }
   if (exposed > 0) {
@@ -474,7 +479,7 @@ int RunHunt(const HuntOptions& options) {
     size_t number = 0;
     for (const auto& f : findings)
       if (f.verdict.outcome == "exposed")
-        PrintFinding(std::to_string(++number), f, options.command);
+        PrintFinding(std::to_string(++number), f, options.command, sources);
   }
   std::cout << "\nRefuted by replay: " << Plural(refuted, "prediction")
             << " (the replay diverged from the recorded run, deadlocked or timed out)\n";

@@ -107,6 +107,22 @@ SummaryTrace TraceFromState(const json& j) {
   return t;
 }
 
+// The labelled runs of a clip's picture (a few around the anomaly), by run index.
+json RunLabelsState(const SwimlanePicture& picture) {
+  json labels = json::object();
+  for (size_t r = 0; r < picture.run_labels.size(); r++)
+    if (!picture.run_labels[r].empty()) labels[std::to_string(r)] = picture.run_labels[r];
+  return labels;
+}
+
+void RunLabelsFromState(const json& labels, SwimlanePicture& picture) {
+  picture.run_labels.assign(picture.run_thread.size(), "");
+  for (const auto& [run, label] : labels.items()) {
+    const size_t r = std::stoul(run);
+    if (r < picture.run_labels.size()) picture.run_labels[r] = label.get<std::string>();
+  }
+}
+
 // A path the state names inside its directory: relative, and not leaving it.
 std::string InsideDirectory(const std::string& dir, const std::string& relative) {
   if (relative.empty() || fs::path(relative).is_absolute() ||
@@ -170,6 +186,7 @@ void WriteTriageState(const std::string& path, const TriageState& state,
          {"clip_trace", s.clip_trace},
          {"clip_steps", s.clip_steps},
          {"clip_error", s.clip_error},
+         {"run_labels", RunLabelsState(s.picture)},
          {"verdict", replayed
                          ? VerdictState(s.verdict, s.verdict.failure_clip.empty()
                                                        ? ""
@@ -245,6 +262,7 @@ TriageState ReadTriageState(const std::string& dir, const std::string& what) {
         entry.best.clip =
             std::make_shared<const proto::Clip>(ReadClipFile(InsideDirectory(dir, clip)));
         s.picture = PictureOfClip(*entry.best.clip, s.events);
+        RunLabelsFromState(f.value("run_labels", json::object()), s.picture);
       }
       if (!f.at("verdict").is_null()) {
         s.verdict = VerdictFromState(f.at("verdict"));

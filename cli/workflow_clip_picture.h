@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -13,6 +14,16 @@
 #include "proto/clip.pb.h"
 
 namespace pecan::cli {
+
+// "lost_update.c:24 (add_batch)": the file's name without its directory; the site's text when
+// it has no file.
+inline std::string ShortSite(const SummarySite& site) {
+  if (site.file.empty()) return site.text;
+  std::string text = site.file.substr(site.file.find_last_of('/') + 1);
+  if (site.line != 0) text += ":" + std::to_string(site.line);
+  if (!site.function.empty()) text += " (" + site.function + ")";
+  return text;
+}
 
 namespace clip_picture_detail {
 
@@ -89,7 +100,8 @@ inline SwimlanePicture PictureOfClip(const proto::Clip& clip,
   picture.moved_steps.assign(clip.moved_steps().begin(), clip.moved_steps().end());
   picture.anomaly_steps.assign(clip.anomaly_steps().begin(), clip.anomaly_steps().end());
   for (const auto& event : anomaly_events)
-    picture.anomaly_labels.push_back(event.thread_name + " " + event.kind + " " + event.site.text);
+    picture.anomaly_labels.push_back(event.thread_name + " " + event.kind + " " +
+                                     ShortSite(event.site));
 
   // The same test as the replayer's: a race, two adjacent steps, two threads.
   const auto& steps = picture.anomaly_steps;
@@ -104,6 +116,30 @@ inline SwimlanePicture PictureOfClip(const proto::Clip& clip,
     }
   }
   return picture;
+}
+
+// Labels the runs of the window around the anomaly (AnomalyWindow) with the code of each run's
+// last step: `site_of(clip_step)` names a step of the clip. The picture runs a reversed race's two
+// accesses the other way round from the clip, so its steps s and s+1 are the clip's s+1 and s.
+inline void LabelWindowRuns(SwimlanePicture& picture,
+                            const std::function<std::string(uint64_t)>& site_of) {
+  const size_t runs = std::min(picture.run_thread.size(), picture.run_length.size());
+  picture.run_labels.assign(runs, "");
+  const auto [begin, end] = AnomalyWindow(picture);
+  uint64_t start = 0;
+  for (size_t r = 0; r < end; r++) {
+    start += picture.run_length[r];
+    if (r < begin || picture.run_length[r] == 0) continue;
+    uint64_t step = start - 1;
+    if (picture.race_reversed && !picture.anomaly_steps.empty()) {
+      const uint64_t swapped = picture.anomaly_steps[0];
+      if (step == swapped)
+        step = swapped + 1;
+      else if (step == swapped + 1)
+        step = swapped;
+    }
+    picture.run_labels[r] = site_of(step);
+  }
 }
 
 }  // namespace pecan::cli

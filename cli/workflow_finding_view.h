@@ -10,7 +10,9 @@
 
 #include "analyzer/finding.h"
 #include "analyzer/symbolizer.h"
+#include "cli/workflow_clip_picture.h"
 #include "cli/workflow_finding_summary.h"
+#include "proto/clip.pb.h"
 #include "trace_format/event_kind.h"
 #include "trace_format/trace.h"
 
@@ -85,6 +87,22 @@ inline SummaryFinding SummarizeFinding(const Trace& trace, Symbolizer& symbolize
   summary.witnesses = finding.witnesses;
   for (EventIndex e : finding.events) summary.events.push_back(DescribeEvent(trace, symbolizer, e));
   return summary;
+}
+
+// Labels the picture's runs around the anomaly with their code, from the trace the clip was
+// generated from (each clip step's origin is an event of it).
+inline void LabelRunsFromTrace(SwimlanePicture& picture, const proto::Clip& clip,
+                               const Trace& trace, Symbolizer& symbolizer) {
+  LabelWindowRuns(picture, [&](uint64_t step) -> std::string {
+    if (step >= static_cast<uint64_t>(clip.step_origin_size())) return "";
+    const uint64_t e = clip.step_origin(static_cast<int>(step));
+    if (e >= trace.size_events()) return "";
+    const SourceLocation location = symbolizer.Resolve(trace.site[e]);
+    SummarySite site{location.function, location.file, location.line,
+                     symbolizer.Describe(trace.site[e])};
+    site.function.clear();  // the file and line say enough in a box this small
+    return ShortSite(site);
+  });
 }
 
 }  // namespace pecan::cli

@@ -3,6 +3,7 @@
 // the source around it and each variant's clip as a swimlane picture. Inline CSS and JS only.
 #pragma once
 
+#include <algorithm>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -52,6 +53,9 @@ svg.swimlane .handoff { stroke: #999; stroke-width: 0.7; }
 svg.swimlane .anomaly circle { fill: #d0021b; fill-opacity: 0.85; stroke: #fff; }
 svg.swimlane .anomaly text { fill: #d0021b; font-weight: bold; text-anchor: middle; }
 svg.swimlane .folded { fill: #777; font-style: italic; }
+svg.swimlane .run-label { fill: #444; font: 10px ui-monospace, monospace; }
+.picture-notes { font-size: 12px; color: #333; }
+details.whole-clip > summary { cursor: pointer; font-size: 12px; color: #555; }
 .legend span { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; vertical-align: middle; }
 )css";
 
@@ -130,6 +134,43 @@ inline void WriteSource(std::ostringstream& html, const SummarySite& site,
   html << "</div>\n";
 }
 
+// The picture's marks in words: the anomaly's events (e1, e2, ...) in the order replay runs
+// them, and the steps the generator moved, by thread.
+inline void WritePictureNotes(std::ostringstream& html, const SwimlanePicture& picture) {
+  html << "<p class=\"picture-notes\">";
+  for (size_t a = 0; a < picture.anomaly_labels.size(); a++)
+    html << (a == 0 ? "" : "; ") << "<b>e" << a + 1
+         << "</b>: " << XmlEscape(picture.anomaly_labels[a]);
+  // Moved steps, as ranges per thread.
+  std::vector<uint64_t> moved = picture.moved_steps;
+  std::sort(moved.begin(), moved.end());
+  std::vector<uint64_t> run_start(picture.run_length.size() + 1, 0);
+  for (size_t r = 0; r < picture.run_length.size(); r++)
+    run_start[r + 1] = run_start[r] + picture.run_length[r];
+  auto thread_of = [&](uint64_t step) -> std::string {
+    auto it = std::upper_bound(run_start.begin(), run_start.end(), step);
+    const size_t r = static_cast<size_t>(it - run_start.begin()) - 1;
+    if (r >= picture.run_thread.size()) return "?";
+    const uint32_t t = picture.run_thread[r];
+    return t < picture.lane_names.size() ? picture.lane_names[t] : "T" + std::to_string(t);
+  };
+  std::string ranges;
+  for (size_t i = 0; i < moved.size();) {
+    size_t j = i;
+    while (j + 1 < moved.size() && moved[j + 1] == moved[j] + 1 &&
+           thread_of(moved[j + 1]) == thread_of(moved[i]))
+      j++;
+    ranges += (ranges.empty() ? "" : ", ") + thread_of(moved[i]) + " step" +
+              (i == j ? " " + std::to_string(moved[i])
+                      : "s " + std::to_string(moved[i]) + ".." + std::to_string(moved[j]));
+    i = j + 1;
+  }
+  if (!ranges.empty())
+    html << (picture.anomaly_labels.empty() ? "" : ". ")
+         << "Moved by the generator: " << XmlEscape(ranges);
+  html << ".</p>\n";
+}
+
 // One variant of a bug: its events, why, the replay's verdict, its clip as a picture.
 inline void WriteVariant(std::ostringstream& html, const SummaryFinding& f,
                          const SourceExcerpts& sources) {
@@ -146,7 +187,13 @@ inline void WriteVariant(std::ostringstream& html, const SummaryFinding& f,
   if (!f.verdict.failure_message.empty())
     html << "<p class=\"failure\">" << XmlEscape(f.verdict.failure_message) << "</p>\n";
   if (!f.clip_path.empty()) {
-    html << "<div class=\"svgbox\">" << RenderSwimlaneSvg(f.picture) << "</div>\n";
+    html << "<div class=\"svgbox\">" << RenderSwimlaneWindowSvg(f.picture) << "</div>\n";
+    WritePictureNotes(html, f.picture);
+    uint64_t steps = 0;
+    for (uint32_t length : f.picture.run_length) steps += length;
+    html << "<details class=\"whole-clip\"><summary>The whole clip: " << steps << " steps in "
+         << f.picture.run_thread.size() << " runs</summary><div class=\"svgbox\">"
+         << RenderSwimlaneSvg(f.picture) << "</div></details>\n";
     html << "<p>Clip <code>" << XmlEscape(f.clip_path) << "</code> (" << f.clip_steps
          << " steps) from <code>" << XmlEscape(f.clip_trace) << "</code>.</p>\n";
     if (!f.replay_command.empty()) html << "<pre>" << XmlEscape(f.replay_command) << "</pre>\n";

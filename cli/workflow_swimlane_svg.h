@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pecan::cli {
@@ -20,6 +21,9 @@ struct SwimlanePicture {
   std::vector<uint64_t> anomaly_steps;      // increasing: the order they run in
   std::vector<std::string> anomaly_labels;  // tooltip per anomaly step ("T1 write a.c:12")
   bool race_reversed = false;  // a race's two accesses, run in the order the recording did not show
+  // Per run, the code its last step runs ("lost_update.c:24"); empty where unknown. Only the runs
+  // of the window around the anomaly (AnomalyWindow) are labelled.
+  std::vector<std::string> run_labels;
 };
 
 inline std::string XmlEscape(const std::string& text) {
@@ -57,6 +61,13 @@ inline constexpr double kTopMargin = 18;
 inline constexpr double kRunGap = 3;
 // Long clips keep their tail (where the anomaly forms): earlier runs fold into one box.
 inline constexpr size_t kMaxRunsShown = 240;
+// The window around the anomaly: runs before its first event's run, after its last event's, and
+// at most in all; each run wide enough for its label.
+inline constexpr size_t kWindowBefore = 5;
+inline constexpr size_t kWindowAfter = 2;
+inline constexpr size_t kMaxWindowRuns = 10;
+inline constexpr double kLabelledRunWidth = 128;
+inline constexpr double kLabelledLaneHeight = 40;
 
 // A run of n steps gets a width that grows with n but slowly, so one long run does not push
 // the interesting switches off the picture.
@@ -66,12 +77,22 @@ inline double RunWidth(uint64_t steps) {
 
 }  // namespace swimlane_detail
 
-inline std::string RenderSwimlaneSvg(const SwimlanePicture& picture) {
-  using namespace swimlane_detail;
+namespace swimlane_detail {
+
+// Draws runs [first_run, end_run) of the picture; with `labelled`, each run wide enough for its
+// label, which is written above it.
+inline std::string RenderRuns(const SwimlanePicture& picture, size_t first_run, size_t end_run,
+                              bool labelled) {
   const size_t runs = std::min(picture.run_thread.size(), picture.run_length.size());
+  end_run = std::min(end_run, runs);
+  first_run = std::min(first_run, end_run);
   std::vector<uint64_t> run_start(runs + 1, 0);
   for (size_t r = 0; r < runs; r++) run_start[r + 1] = run_start[r] + picture.run_length[r];
-  const size_t first_run = runs > kMaxRunsShown ? runs - kMaxRunsShown : 0;
+  const double lane_height = labelled ? kLabelledLaneHeight : kLaneHeight;
+  auto run_width_of = [&](size_t r) {
+    const double width = RunWidth(picture.run_length[r]);
+    return labelled ? std::max(width, kLabelledRunWidth) : width;
+  };
 
   std::vector<uint64_t> moved = picture.moved_steps;
   std::sort(moved.begin(), moved.end());
@@ -81,25 +102,30 @@ inline std::string RenderSwimlaneSvg(const SwimlanePicture& picture) {
 
   uint32_t lanes = static_cast<uint32_t>(picture.lane_names.size());
   for (size_t r = 0; r < runs; r++) lanes = std::max(lanes, picture.run_thread[r] + 1);
-  auto lane_y = [&](uint32_t lane) { return kTopMargin + lane * kLaneHeight; };
+  auto lane_y = [&](uint32_t lane) { return kTopMargin + lane * lane_height; };
 
   // x position of each shown run.
   std::vector<double> run_x(runs + 1, 0);
   double x = kLabelWidth + 4;
   const double folded_width = first_run > 0 ? 60 : 0;
   x += folded_width;
-  for (size_t r = first_run; r < runs; r++) {
+  for (size_t r = first_run; r < end_run; r++) {
     run_x[r] = x;
-    x += RunWidth(picture.run_length[r]) + kRunGap;
+    x += run_width_of(r) + kRunGap;
   }
-  const double width = x + 10;
-  const double height = kTopMargin + lanes * kLaneHeight + 8;
+  const double later_width = end_run < runs ? 90 : 0;
+  const double width = x + 10 + later_width;
+  const double height = kTopMargin + lanes * lane_height + 8;
 
   std::ostringstream svg;
   svg << "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"swimlane\" width=\""
       << std::lround(width) << "\" height=\"" << std::lround(height) << "\" viewBox=\"0 0 "
       << std::lround(width) << ' ' << std::lround(height) << "\" role=\"img\">\n";
   svg << "<title>schedule: " << run_start[runs] << " steps in " << runs << " runs"
+      << (first_run > 0 || end_run < runs
+              ? "; shown: steps " + std::to_string(run_start[first_run]) + ".." +
+                    std::to_string(run_start[end_run] == 0 ? 0 : run_start[end_run] - 1)
+              : "")
       << (picture.race_reversed ? "; the race's two accesses in the order replay runs them, the "
                                   "reverse of the recording"
                                 : "")
@@ -108,21 +134,34 @@ inline std::string RenderSwimlaneSvg(const SwimlanePicture& picture) {
     std::string name =
         lane < picture.lane_names.size() ? picture.lane_names[lane] : "T" + std::to_string(lane);
     double y = lane_y(lane);
-    svg << "<line class=\"lane\" x1=\"" << kLabelWidth << "\" y1=\"" << y + kLaneHeight / 2
-        << "\" x2=\"" << width - 6 << "\" y2=\"" << y + kLaneHeight / 2 << "\"/>\n";
-    svg << "<text class=\"lane-name\" x=\"4\" y=\"" << y + kLaneHeight / 2 + 4 << "\">"
+    svg << "<line class=\"lane\" x1=\"" << kLabelWidth << "\" y1=\"" << y + lane_height / 2
+        << "\" x2=\"" << width - 6 << "\" y2=\"" << y + lane_height / 2 << "\"/>\n";
+    svg << "<text class=\"lane-name\" x=\"4\" y=\"" << y + lane_height / 2 + 4 << "\">"
         << XmlEscape(name) << "</text>\n";
   }
   if (first_run > 0) {
     svg << "<text class=\"folded\" x=\"" << kLabelWidth + 4 << "\" y=\"" << kTopMargin - 5 << "\">"
         << run_start[first_run] << " earlier steps</text>\n";
   }
+  if (end_run < runs) {
+    svg << "<text class=\"folded\" x=\"" << width - later_width << "\" y=\"" << kTopMargin - 5
+        << "\">" << run_start[runs] - run_start[end_run] << " later steps</text>\n";
+  }
 
   double previous_end_x = -1, previous_y = 0;
-  for (size_t r = first_run; r < runs; r++) {
+  for (size_t r = first_run; r < end_run; r++) {
     const uint32_t lane = picture.run_thread[r];
-    const double y = lane_y(lane) + 4, h = kLaneHeight - 8;
-    const double run_width = RunWidth(picture.run_length[r]);
+    const double y = lane_y(lane) + (labelled ? 16 : 4), h = kLaneHeight - 8;
+    const double run_width = run_width_of(r);
+    if (labelled && r < picture.run_labels.size() && !picture.run_labels[r].empty()) {
+      // Cut to the box's width (about 6 px a character); the whole label is the tooltip.
+      const std::string& label = picture.run_labels[r];
+      const size_t fits = static_cast<size_t>(run_width / 6);
+      const std::string shown =
+          label.size() <= fits ? label : "\u2026" + label.substr(label.size() - fits + 1);
+      svg << "<text class=\"run-label\" x=\"" << run_x[r] << "\" y=\"" << y - 3 << "\"><title>"
+          << XmlEscape(label) << "</title>" << XmlEscape(shown) << "</text>\n";
+    }
     const uint64_t length = picture.run_length[r];
     if (previous_end_x >= 0) {  // the hand-off from the previous run's thread to this one
       svg << "<line class=\"handoff\" x1=\"" << previous_end_x << "\" y1=\"" << previous_y + h / 2
@@ -159,11 +198,11 @@ inline std::string RenderSwimlaneSvg(const SwimlanePicture& picture) {
         std::upper_bound(run_start.begin(), run_start.begin() + static_cast<long>(runs) + 1, step);
     if (it == run_start.begin()) continue;
     size_t r = static_cast<size_t>(it - run_start.begin()) - 1;
-    if (r >= runs || r < first_run) continue;
-    const double cx = run_x[r] + RunWidth(picture.run_length[r]) *
+    if (r >= end_run || r < first_run) continue;
+    const double cx = run_x[r] + run_width_of(r) *
                                      (static_cast<double>(step - run_start[r]) + 0.5) /
                                      static_cast<double>(picture.run_length[r]);
-    const double cy = lane_y(picture.run_thread[r]) + kLaneHeight / 2;
+    const double cy = lane_y(picture.run_thread[r]) + (labelled ? 16 : 4) + (kLaneHeight - 8) / 2;
     std::string label = a < picture.anomaly_labels.size() ? picture.anomaly_labels[a] : "";
     svg << "<g class=\"anomaly\"><title>e" << a + 1 << ": step " << step
         << (label.empty() ? "" : " — ") << XmlEscape(label) << "</title><circle cx=\"" << cx
@@ -172,6 +211,46 @@ inline std::string RenderSwimlaneSvg(const SwimlanePicture& picture) {
   }
   svg << "</svg>\n";
   return svg.str();
+}
+
+}  // namespace swimlane_detail
+
+// The whole clip (its last kMaxRunsShown runs when longer, earlier ones folded into a note).
+inline std::string RenderSwimlaneSvg(const SwimlanePicture& picture) {
+  using namespace swimlane_detail;
+  const size_t runs = std::min(picture.run_thread.size(), picture.run_length.size());
+  return RenderRuns(picture, runs > kMaxRunsShown ? runs - kMaxRunsShown : 0, runs, false);
+}
+
+// The runs around the anomaly, the same size whatever the clip's length: from kWindowBefore runs
+// before the run of its first event to kWindowAfter after its last (at most kMaxWindowRuns,
+// keeping the anomaly's end), or the last runs when the clip has no anomaly steps.
+inline std::pair<size_t, size_t> AnomalyWindow(const SwimlanePicture& picture) {
+  using namespace swimlane_detail;
+  const size_t runs = std::min(picture.run_thread.size(), picture.run_length.size());
+  size_t first = runs, last = 0;
+  uint64_t start = 0;
+  for (size_t r = 0; r < runs; r++) {
+    const uint64_t end = start + picture.run_length[r];
+    for (uint64_t step : picture.anomaly_steps) {
+      if (step >= start && step < end) {
+        first = std::min(first, r);
+        last = std::max(last, r);
+      }
+    }
+    start = end;
+  }
+  if (first == runs) return {runs > kMaxWindowRuns ? runs - kMaxWindowRuns : 0, runs};
+  const size_t end = std::min(runs, last + 1 + kWindowAfter);
+  size_t begin = first > kWindowBefore ? first - kWindowBefore : 0;
+  if (end - begin > kMaxWindowRuns) begin = end - kMaxWindowRuns;
+  return {begin, end};
+}
+
+// The window around the anomaly, each run labelled with its code (run_labels).
+inline std::string RenderSwimlaneWindowSvg(const SwimlanePicture& picture) {
+  const auto [begin, end] = AnomalyWindow(picture);
+  return swimlane_detail::RenderRuns(picture, begin, end, true);
 }
 
 }  // namespace pecan::cli

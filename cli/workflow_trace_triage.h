@@ -61,6 +61,7 @@ inline TriagedTrace TriageTrace(const std::string& path, const AnalysisOptions& 
         triaged.summary.clip_trace = path;
         triaged.summary.clip_steps = plan.steps.size();
         triaged.summary.picture = PictureOfClip(*clip, triaged.summary.events);
+        LabelRunsFromTrace(triaged.summary.picture, *clip, trace, symbolizer);
         triaged.clip = std::move(clip);
       } else {
         triaged.summary.clip_error = plan.reason;

@@ -365,14 +365,14 @@ TEST_CASE("pecan triage merges 50 traces, survives a damaged one, and its JSON, 
   CHECK(html.find("<link") == std::string::npos);
   CHECK(html.find("<img") == std::string::npos);
   CHECK(html.find("url(") == std::string::npos);
-  // A swimlane picture per finding with a clip.
+  // Two swimlane pictures per finding with a clip.
   size_t with_clip = static_cast<size_t>(
       std::count_if(findings.begin(), findings.end(),
                     [](const nlohmann::json& f) { return f["clip"].is_object(); }));
   size_t svgs = 0;
   for (size_t at = html.find("<svg "); at != std::string::npos; at = html.find("<svg ", at + 1))
     svgs++;
-  CHECK(svgs == with_clip);
+  CHECK(svgs == 2 * with_clip);  // the window around the anomaly, and the whole clip folded
 
   // SARIF: one result per finding, the variants of a bug sharing its fingerprint.
   nlohmann::json sarif = e2e::ReadJson(out + "/summary.sarif");
@@ -1060,4 +1060,30 @@ TEST_CASE("hunt's and triage's pages show one entry per bug, refuted ones apart,
     CHECK(e2e::ReadText(png).rfind("\x89PNG", 0) == 0);
     CHECK(fs::file_size(png) > 10000);
   }
+}
+
+TEST_CASE("pecan hunt shows replays done and confirmations so far on a terminal",
+          "[e2e][triage][report]") {
+  const std::string dir = e2e::FreshDirectory("hunt-tty");
+  pecan::cli::ChildSpec spec;
+  spec.argv = {"script", "-qec",
+               std::string(kPecanBinary) + " hunt --no-explore -o " + dir + "/out -- " +
+                   e2e::TestProgram("request_counter"),
+               "/dev/null"};
+  spec.stdout_path = spec.stderr_path = dir + "/terminal.log";
+  spec.timeout_seconds = 180;
+  const pecan::cli::ChildResult result = pecan::cli::RunChild(spec);
+  const std::string shown = e2e::ReadText(dir + "/terminal.log");
+  INFO("terminal:\n" << shown);
+  CHECK(result.exited);
+  const nlohmann::json verdicts = e2e::ReadJson(dir + "/out/verdicts.json");
+  const size_t clips = verdicts["findings"].size();
+  const size_t confirmed = verdicts["counts"]["confirmed"];
+  REQUIRE(confirmed >= 1);
+  // The bar starts at 0 confirmed and ends with every replay done and every confirmation counted.
+  CHECK(shown.find("\rpecan hunt: replaying " + std::to_string(clips) + " clips [") !=
+        std::string::npos);
+  CHECK(shown.find("(0/" + std::to_string(clips) + ")") != std::string::npos);
+  CHECK(shown.find("(" + std::to_string(clips) + "/" + std::to_string(clips) + "), " +
+                   std::to_string(confirmed) + " confirmed") != std::string::npos);
 }

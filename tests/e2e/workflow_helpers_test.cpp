@@ -208,7 +208,7 @@ TEST_CASE(
   CHECK(Count(html, "<tr class=\"bug\"") == 1);
   CHECK(Count(html, "<section class=\"variant\"") == 3);
   CHECK(html.find("data race, atomicity violation on `x`") != std::string::npos);
-  CHECK(Count(html, "<svg") == 1);
+  CHECK(Count(html, "<svg") == 2);  // the window around the anomaly, and the whole clip folded
   CHECK(html.find("1 damaged trace skipped") != std::string::npos);
   CHECK(html.find("a&lt;b&gt;.c:3") != std::string::npos);
   CHECK(html.find("http://") == html.find("http://www.w3.org/2000/svg"));
@@ -376,11 +376,12 @@ TEST_CASE("The workflow's swimlane of a race shows its two accesses in the order
   CHECK(picture.run_thread == std::vector<uint32_t>{0, 1, 2, 1, 2});
   CHECK(picture.run_length == std::vector<uint32_t>{2, 2, 1, 1, 1});
   CHECK(picture.anomaly_steps == std::vector<uint64_t>{4, 5});
-  CHECK(picture.anomaly_labels == std::vector<std::string>{"T2 write a.c:9", "T1 read a.c:3"});
+  CHECK(picture.anomaly_labels ==
+        std::vector<std::string>{"T2 write a.c:9 (g)", "T1 read a.c:3 (f)"});
   CHECK(picture.moved_steps == std::vector<uint64_t>{4});  // T2's moved write now runs at 4
   std::string svg = RenderSwimlaneSvg(picture);
-  CHECK(svg.find("e1: step 4 — T2 write a.c:9") != std::string::npos);
-  CHECK(svg.find("e2: step 5 — T1 read a.c:3") != std::string::npos);
+  CHECK(svg.find("e1: step 4 — T2 write a.c:9 (g)") != std::string::npos);
+  CHECK(svg.find("e2: step 5 — T1 read a.c:3 (f)") != std::string::npos);
 
   // One-step runs: T0 x2, T1 x1, T2 x1, T1 x2 becomes T0 x2, T2 x1, T1 x3.
   pecan::proto::Clip short_runs = clip;
@@ -403,7 +404,7 @@ TEST_CASE("The workflow's swimlane of a race shows its two accesses in the order
   picture = PictureOfClip(apart, events);
   CHECK_FALSE(picture.race_reversed);
   CHECK(picture.run_thread == std::vector<uint32_t>{0, 1, 2});
-  CHECK(picture.anomaly_labels[0] == "T1 read a.c:3");
+  CHECK(picture.anomaly_labels[0] == "T1 read a.c:3 (f)");
   pecan::proto::Clip atomicity = clip;
   atomicity.mutable_finding()->set_pattern("atomicity");
   CHECK_FALSE(PictureOfClip(atomicity, events).race_reversed);
@@ -528,4 +529,43 @@ TEST_CASE("Source excerpts show paths below the root relative to it and the line
   CHECK(sources.Around({"", dir + "/src/missing.c", 3, ""}).empty());
   CHECK(sources.DisplaySite({"", "", 0, "app+0x10"}) == "app+0x10");
   std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("The swimlane shows a labelled window around the anomaly, whatever the clip's length",
+          "[workflow][swimlane]") {
+  // 1,000 runs of two threads; the race's two accesses are the last step of run 600 and the first
+  // of run 601, which the picture shows reversed.
+  SwimlanePicture picture;
+  picture.lane_names = {"T0", "T1"};
+  for (uint32_t r = 0; r < 1000; r++) {
+    picture.run_thread.push_back(r % 2);
+    picture.run_length.push_back(3);
+  }
+  picture.anomaly_steps = {600 * 3 + 2, 601 * 3};
+  picture.anomaly_labels = {"T0 write a.c:3", "T1 read a.c:9"};
+  picture.race_reversed = true;
+  const auto [begin, end] = AnomalyWindow(picture);
+  CHECK(begin == 595);
+  CHECK(end == 604);
+  CHECK(end - begin <= 10);
+  // Labels: each run of the window named by its last step (the picture's step 1802 is the
+  // clip's 1803 and back), the other runs not at all.
+  LabelWindowRuns(picture, [](uint64_t step) { return "step " + std::to_string(step); });
+  REQUIRE(picture.run_labels.size() == 1000);
+  CHECK(picture.run_labels[594].empty());
+  CHECK(picture.run_labels[595] == "step 1787");
+  CHECK(picture.run_labels[600] == "step 1803");  // its last step is the first access, swapped
+  CHECK(picture.run_labels[603] == "step 1811");
+  CHECK(picture.run_labels[604].empty());
+  const std::string window = RenderSwimlaneWindowSvg(picture);
+  CHECK(Count(window, "class=\"run-label\"") == 9);
+  CHECK(window.find("1785 earlier steps") != std::string::npos);
+  CHECK(window.find("1188 later steps") != std::string::npos);
+  CHECK(Count(window, "<g class=\"anomaly\"") == 2);
+  // The whole clip has no labels and keeps its tail.
+  const std::string whole = RenderSwimlaneSvg(picture);
+  CHECK(Count(whole, "class=\"run-label\"") == 0);
+  // A clip without anomaly steps shows its last runs.
+  picture.anomaly_steps.clear();
+  CHECK(AnomalyWindow(picture) == std::make_pair(size_t{990}, size_t{1000}));
 }
