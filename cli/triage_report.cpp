@@ -176,8 +176,9 @@ int WriteTriageSummaries(const TriageState& state, const std::vector<TriagedFind
               << Plural(g.traces, "trace") << ", " << Plural(g.members.size(), "variant") << "\n";
     for (const SummarySite& site : g.sites) {
       std::cout << "       at " << sources.DisplaySite(site) << "\n";
-      for (const auto& [number, text] : sources.Around(site, 0))
-        std::cout << "         " << number << " | " << text << "\n";
+      for (const auto& [number, text] : sources.Around(site, 1))  // its line marked with >
+        std::cout << "       " << (number == site.line ? "> " : "  ") << number << " | " << text
+                  << "\n";
     }
     for (size_t i : g.members) {
       const SummaryFinding& f = findings[i];

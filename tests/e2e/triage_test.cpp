@@ -1002,6 +1002,9 @@ TEST_CASE("hunt's and triage's pages show one entry per bug, refuted ones apart,
       dir + "/t.log");
   INFO("triage:\n" << triage.output);
   REQUIRE(triage.result.exit_status == 1);
+  // The text report shows the code of each bug's locations, its own line marked.
+  CHECK(triage.output.find("> 21 |     for (int i = 0; i < requests; i++) hits++;") !=
+        std::string::npos);
 
   struct Page {
     std::string name, html, json;
@@ -1050,6 +1053,9 @@ TEST_CASE("hunt's and triage's pages show one entry per bug, refuted ones apart,
     CHECK(std::stoi(viewport) >= 1300);
     CHECK(std::stoi(LayoutField(loaded.dom, "scroll")) <= std::stoi(viewport));
     CHECK(LayoutField(loaded.dom, "wide").empty());
+    // The source around the bug, its line marked.
+    CHECK(loaded.dom.find("<mark>21 |     for (int i = 0; i &lt; requests; i++) hits++;") !=
+          std::string::npos);
     // Long C++ names are in the page, wrapped rather than cut.
     CHECK(loaded.dom.find("RecordIncomingRequestAndUpdateThroughputStatistics") !=
           std::string::npos);
