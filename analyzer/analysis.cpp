@@ -18,6 +18,8 @@
 #include "analyzer/deadlock_prediction.h"
 #include "analyzer/finding_id.h"
 #include "analyzer/pattern_search.h"
+#include "analyzer/suppressions.h"
+#include "analyzer/symbolizer.h"
 #include "trace_format/progress.h"
 
 namespace pecan {
@@ -197,6 +199,12 @@ AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options) {
     const int n = used[id]++;
     if (n > 0) id += "-" + std::to_string(n + 1);
     f.id = std::move(id);
+  }
+  // After the ids, so the findings left keep the ids they have without suppressions.
+  if (options.suppressions != nullptr) {
+    Symbolizer symbolizer(trace);
+    result.stats.suppressed =
+        ApplySuppressions(trace, symbolizer, *options.suppressions, result.findings);
   }
   result.stats.seconds_total = SecondsSince(start);
   return result;

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "analyzer/finding.h"
+#include "analyzer/suppressions.h"
 #include "trace_format/trace.h"
 
 namespace pecan {
@@ -26,12 +28,15 @@ struct AnalysisOptions {
   // this many (0 = one per core); 1 runs everything on the calling thread. The result is the
   // same whatever the number.
   unsigned threads = 0;
+  // --suppressions: findings a rule hides are left out (counted in stats.suppressed).
+  std::shared_ptr<const Suppressions> suppressions;
 };
 
 struct AnalysisStats {
   uint64_t events = 0;
   uint64_t shared_locations = 0;
   uint64_t candidates = 0;  // matches examined before deduplication
+  uint64_t suppressed = 0;  // findings --suppressions hid
   double seconds_total = 0;
   // e.g. {"index", 1.2}, {"race", 0.4}: "index" is building the shared indices; a family's
   // seconds are its search time (patterns of one shape are searched together and split their

@@ -148,6 +148,7 @@ ReportSummary Summarize(const AnalysisResult& result) {
       ++summary.other;
     ++(finding.observed ? summary.observed : summary.predicted);
   }
+  summary.suppressed = result.stats.suppressed;
   return summary;
 }
 
@@ -162,6 +163,7 @@ std::string SummaryLine(const ReportSummary& s) {
   if (s.other) line += ", " + std::to_string(s.other) + " other";
   line += "; " + std::to_string(s.observed) + " observed, " + std::to_string(s.predicted) +
           " predicted";
+  if (s.suppressed) line += "; " + std::to_string(s.suppressed) + " suppressed";
   return line;
 }
 

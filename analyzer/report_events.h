@@ -59,6 +59,7 @@ struct ReportOrigin {
 struct ReportSummary {
   uint64_t findings = 0, races = 0, atomicity = 0, asv = 0, deadlocks = 0, other = 0;
   uint64_t observed = 0, predicted = 0;
+  uint64_t suppressed = 0;  // hidden by --suppressions
 };
 
 // Throws PecanError when a finding names an event the trace does not have.
@@ -66,7 +67,7 @@ std::vector<ReportFinding> DescribeFindings(const Trace& trace, const AnalysisRe
                                             Symbolizer& symbolizer);
 ReportSummary Summarize(const AnalysisResult& result);
 // "3 findings: 1 race, 1 atomicity, 1 asv; 1 observed, 2 predicted" (deadlocks, when there are
-// any: ", 1 deadlock"; user patterns: ", 1 other").
+// any: ", 1 deadlock"; user patterns: ", 1 other"; "; 2 suppressed" when --suppressions hid any).
 std::string SummaryLine(const ReportSummary& summary);
 
 // Small wording helpers shared by the formats.

@@ -15,6 +15,7 @@
 #include "analyzer/report_text.h"
 #include "analyzer/symbolizer.h"
 #include "cli/command.h"
+#include "cli/suppressions_option.h"
 #include "trace_format/error.h"
 #include "trace_format/std_format.h"
 #include "trace_format/trace_reader.h"
@@ -29,6 +30,7 @@ struct AnalyzeOptions {
   std::string format = "text";
   std::string output;
   std::string ptg_dot;
+  std::string suppressions;
 };
 
 constexpr char kPecanMagic[] = "PECANTRC";
@@ -66,6 +68,7 @@ int RunAnalyze(const AnalyzeOptions& options) {
   analysis.patterns = options.patterns;
   analysis.regions = options.regions == "functions" ? RegionMode::kFunctions : RegionMode::kLocks;
   analysis.progress = true;  // the progress reporter stays silent unless stderr is a terminal
+  analysis.suppressions = LoadSuppressions(options.suppressions, "analyze");
   AnalysisResult result = Analyze(trace, analysis);
   if (!options.ptg_dot.empty()) {
     std::ofstream dot(options.ptg_dot, std::ios::binary | std::ios::trunc);
@@ -102,6 +105,7 @@ std::function<int()> SetupAnalyze(CLI::App& app) {
                  "The trace to analyze: a .pecan file from `pecan record`, or STD text (.std)")
       ->required()
       ->type_name("TRACE");
+  app.add_option("--suppressions", options->suppressions, kSuppressionsHelp)->type_name("FILE");
   app.add_option("-p,--patterns", options->patterns,
                  "Which anomalies to look for: a comma-separated list of race, atomicity, asv, "
                  "deadlock (lock-order cycles), "

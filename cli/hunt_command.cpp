@@ -31,6 +31,7 @@
 #include "cli/finding_groups.h"
 #include "cli/hunt_explore.h"
 #include "cli/source_excerpt.h"
+#include "cli/suppressions_option.h"
 #include "cli/workflow_child_process.h"
 #include "cli/workflow_clip_picture.h"
 #include "cli/workflow_finding_summary.h"
@@ -58,6 +59,7 @@ namespace fs = std::filesystem;
 
 struct HuntOptions {
   std::string output = "pecan-out";
+  std::string suppressions;
   size_t jobs = 2;
   double timeout = 30;
   double record_timeout = 60;  // 0: none
@@ -231,6 +233,8 @@ void PrintFinding(const std::string& number, const SummaryFinding& finding,
 int RunHunt(const HuntOptions& options) {
   const auto started = std::chrono::steady_clock::now();
   CheckOptions(options);
+  // Read before the program runs: a bad file stops the hunt at once.
+  const auto suppressions = LoadSuppressions(options.suppressions, "hunt");
   const std::string dir = options.output;
   OutputDirectory output(dir, "hunt", kHuntFiles);
   const std::string trace_path = output.Claim("trace.pecan");
@@ -240,6 +244,7 @@ int RunHunt(const HuntOptions& options) {
   Trace trace = ReadTrace(trace_path);
   AnalysisOptions analysis_options;
   analysis_options.patterns = options.patterns;
+  analysis_options.suppressions = suppressions;
   analysis_options.regions =
       options.regions == "functions" ? RegionMode::kFunctions : RegionMode::kLocks;
   AnalysisResult analysis = Analyze(trace, analysis_options);
@@ -295,7 +300,10 @@ int RunHunt(const HuntOptions& options) {
            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   };
   std::cout << "pecan hunt: " << Plural(trace.size_events(), "event") << ", "
-            << Plural(findings.size(), "prediction") << ", " << Plural(with_clip.size(), "clip");
+            << Plural(findings.size(), "prediction");
+  if (analysis.stats.suppressed > 0)
+    std::cout << " (and " << analysis.stats.suppressed << " hidden by --suppressions)";
+  std::cout << ", " << Plural(with_clip.size(), "clip");
   const ReplayRunSettings replay{options.timeout, options.expect_exit, options.before_each, {}};
   const size_t jobs = replay.ParallelReplays(options.jobs);
   if (!with_clip.empty())
@@ -391,7 +399,8 @@ int RunHunt(const HuntOptions& options) {
         {"no_clip", no_clip},
         {"not_replayed", not_replayed},
         {"replay_errors", errors},
-        {"bugs", groups.size()}}},
+        {"bugs", groups.size()},
+        {"suppressed", analysis.stats.suppressed}}},
       {"bugs", GroupsJson(groups, findings)},
       {"findings", std::move(findings_json)}};
   if (explored) verdicts["explore"] = ExploreJson(*explored, options.command);
@@ -551,6 +560,7 @@ std::function<int()> SetupHunt(CLI::App& app) {
   app.add_option("--patterns", options->patterns,
                  "Which anomalies to look for: comma-separated race, atomicity, asv, deadlock, all "
                  "(default), or the path of a pattern file");
+  app.add_option("--suppressions", options->suppressions, kSuppressionsHelp)->type_name("FILE");
   app.add_option("--budget", options->budget,
                  "Seconds from the hunt's start after which no replay or exploring run starts "
                  "(default 60). Predictions are replayed races unordered by happens-before "

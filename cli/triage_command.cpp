@@ -19,6 +19,7 @@
 #include "analyzer/analysis.h"
 #include "analyzer/builtin_patterns.h"
 #include "cli/command.h"
+#include "cli/suppressions_option.h"
 #include "cli/triage_partition.h"
 #include "cli/triage_report.h"
 #include "cli/triage_state.h"
@@ -48,6 +49,7 @@ struct TriageOptions {
   int expect_exit = 0;
   std::string before_each;
   std::string shard;  // "K/N"; empty: every trace
+  std::string suppressions;
 };
 
 std::string Plural(size_t n, const std::string& word) {
@@ -162,6 +164,7 @@ int RunTriage(const TriageOptions& options) {
   }
   if (options.inputs.empty())
     throw PecanError("triage: no traces given: pecan triage (TRACE | DIR)... (see --help)");
+  const auto suppressions = LoadSuppressions(options.suppressions, "triage");
   std::vector<std::string> traces = ExpandInputs(options.inputs);
   if (traces.empty()) throw PecanError("triage: no traces given");
   std::optional<ShardSpec> shard;
@@ -181,11 +184,13 @@ int RunTriage(const TriageOptions& options) {
   state.inputs_digest = InputListDigest(traces);
   state.patterns = options.patterns;
   state.regions = options.regions;
+  state.suppressions = SuppressionsDigest(suppressions.get());
   if (options.replay) state.replay_command = options.command;
 
   AnalysisOptions analysis;
   analysis.patterns = options.patterns;
   analysis.regions = options.regions == "functions" ? RegionMode::kFunctions : RegionMode::kLocks;
+  analysis.suppressions = suppressions;
 
   // Analysis, N traces at a time; each trace's findings are merged as soon as it is done, so
   // only the traces in progress and the best clip of each distinct finding are in memory.
@@ -371,6 +376,7 @@ std::function<int()> SetupTriage(CLI::App& app) {
       "--patterns", options->patterns,
       "Anomalies to look for: comma-separated race, atomicity, asv, deadlock, all (default), or "
       "the path of a pattern file");
+  app.add_option("--suppressions", options->suppressions, kSuppressionsHelp)->type_name("FILE");
   app.add_option("--shard", options->shard,
                  "Triage only the K-th of N parts of the traces (K from 0, as SLURM_ARRAY_TASK_ID "
                  "and JOB_COMPLETION_INDEX count), split by size the same way for every shard "

@@ -143,6 +143,9 @@ void TriageState::Merge(TriageState other, const std::string& other_name) {
            " traces, digest " + inputs_digest +
            "); give every shard the same trace arguments, in the same order, from the same "
            "directory");
+  if (other.suppressions != suppressions)
+    refuse("it was triaged with other --suppressions (rules digest '" + other.suppressions +
+           "', not '" + suppressions + "')");
   if (other.patterns != patterns || other.regions != regions)
     refuse("it was analyzed with --patterns " + other.patterns + " --regions " + other.regions +
            ", not --patterns " + patterns + " --regions " + regions);
@@ -201,6 +204,7 @@ void WriteTriageState(const std::string& path, const TriageState& state,
                 {"inputs_digest", state.inputs_digest},
                 {"patterns", state.patterns},
                 {"regions", state.regions},
+                {"suppressions", state.suppressions},
                 {"replay_command", state.replay_command},
                 {"traces", std::move(traces)},
                 {"findings", std::move(findings)}};
@@ -232,6 +236,7 @@ TriageState ReadTriageState(const std::string& dir, const std::string& what) {
     state.inputs_digest = document.at("inputs_digest");
     state.patterns = document.at("patterns");
     state.regions = document.at("regions");
+    state.suppressions = document.value("suppressions", "");
     state.replay_command = document.at("replay_command").get<std::vector<std::string>>();
     for (const auto& t : document.at("traces")) {
       const size_t position = t.at("position");

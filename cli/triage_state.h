@@ -21,6 +21,7 @@ struct TriageState {
   std::string inputs_digest;
   std::string patterns = "all";  // --patterns and --regions: parts of one triage share them
   std::string regions = "locks";
+  std::string suppressions;                 // SuppressionsDigest of --suppressions; empty: none
   std::vector<std::string> replay_command;  // the program after --replay --; empty: no replays
   std::map<size_t, SummaryTrace> traces;    // the traces triaged, by position in the input list
   FindingMerger findings;
