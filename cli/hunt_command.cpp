@@ -258,8 +258,9 @@ int RunHunt(const HuntOptions& options) {
   ScheduleGenerator generator(trace, por);
   const LocksetTable locksets(trace);
   std::vector<SummaryFinding> findings;
+  const EventContexts contexts(trace, EventsOf(analysis.findings));
   for (const Finding& finding : analysis.findings) {
-    SummaryFinding summary = SummarizeFinding(trace, symbolizer, finding);
+    SummaryFinding summary = SummarizeFinding(trace, symbolizer, finding, &contexts);
     summary.traces = {trace_path};
     ClipPlan plan = generator.Generate(finding);
     if (plan.ok) {

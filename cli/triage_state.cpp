@@ -33,16 +33,30 @@ SummarySite SiteFromState(const json& j) {
 }
 
 json EventState(const SummaryEvent& event) {
+  json stack = json::array();
+  for (const SummarySite& frame : event.stack) stack.push_back(SiteState(frame));
   return {{"thread", event.thread},
           {"thread_name", event.thread_name},
           {"kind", event.kind},
           {"site", SiteState(event.site)},
-          {"variable", event.variable}};
+          {"variable", event.variable},
+          {"stack", std::move(stack)},
+          {"thread_created_at", SiteState(event.thread_created_at)}};
 }
 
 SummaryEvent EventFromState(const json& j) {
-  return {j.at("thread"), j.at("thread_name"), j.at("kind"), SiteFromState(j.at("site")),
-          j.at("variable")};
+  SummaryEvent event{j.at("thread"),
+                     j.at("thread_name"),
+                     j.at("kind"),
+                     SiteFromState(j.at("site")),
+                     j.at("variable"),
+                     {},
+                     {}};
+  for (const json& frame : j.value("stack", json::array()))
+    event.stack.push_back(SiteFromState(frame));
+  if (j.contains("thread_created_at"))
+    event.thread_created_at = SiteFromState(j.at("thread_created_at"));
+  return event;
 }
 
 // Every field, unlike summary.json's verdict: the merged summaries are written from these.

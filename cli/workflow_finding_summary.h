@@ -43,6 +43,10 @@ struct SummaryEvent {
   std::string kind;         // "read", "write", ...
   SummarySite site;
   std::string variable;  // the variable's name where the symbol tables know it
+  // The calls open at the event, innermost first (the function it runs in, then its callers),
+  // when the trace has function events; each the entered function's own site.
+  std::vector<SummarySite> stack;
+  SummarySite thread_created_at;  // where its thread was created; empty for the main thread
 };
 
 // The outcome of replaying a finding's clip.

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/event_context.h"
 #include "analyzer/finding.h"
 #include "analyzer/symbolizer.h"
 #include "cli/workflow_clip_picture.h"
@@ -52,7 +53,18 @@ inline std::string ThreadName(const Trace& trace, ThreadId thread) {
   return "T" + std::to_string(thread);
 }
 
-inline SummaryEvent DescribeEvent(const Trace& trace, Symbolizer& symbolizer, EventIndex e) {
+inline SummarySite DescribeSite(const Trace& trace, Symbolizer& symbolizer, EventIndex e) {
+  SummarySite site;
+  const SourceLocation location = symbolizer.Resolve(trace.site[e]);
+  site.function = location.function;
+  site.file = location.file;
+  site.line = location.line;
+  site.text = symbolizer.Describe(trace.site[e]);
+  return site;
+}
+
+inline SummaryEvent DescribeEvent(const Trace& trace, Symbolizer& symbolizer, EventIndex e,
+                                  const EventContexts* contexts = nullptr) {
   SummaryEvent event;
   if (e >= trace.size_events()) {
     event.kind = "?";
@@ -70,13 +82,30 @@ inline SummaryEvent DescribeEvent(const Trace& trace, Symbolizer& symbolizer, Ev
   if (IsAccess(trace.kind[e]) || IsAcquire(trace.kind[e])) {
     if (auto name = symbolizer.NameOfAddress(trace.addr[e])) event.variable = *name;
   }
+  if (contexts != nullptr) {
+    for (EventIndex call : contexts->CallsAt(e))
+      event.stack.push_back(DescribeSite(trace, symbolizer, call));
+    if (auto fork = contexts->CreationOf(event.thread))
+      event.thread_created_at = DescribeSite(trace, symbolizer, *fork);
+  }
   return event;
+}
+
+// Every event of `findings`, for EventContexts.
+inline std::vector<EventIndex> EventsOf(const std::vector<Finding>& findings) {
+  std::vector<EventIndex> events;
+  for (const Finding& finding : findings)
+    events.insert(events.end(), finding.events.begin(), finding.events.end());
+  return events;
 }
 
 // The finding as the workflow reports it, with the analyzer's id (analyzer/finding_id.h), so hunt,
 // triage and `pecan analyze` name the same finding alike.
+// `contexts` (built over every finding's events at once): each event's calls and the site that
+// created its thread.
 inline SummaryFinding SummarizeFinding(const Trace& trace, Symbolizer& symbolizer,
-                                       const Finding& finding) {
+                                       const Finding& finding,
+                                       const EventContexts* contexts = nullptr) {
   SummaryFinding summary;
   summary.key = MergeKey(trace, finding);
   summary.id = finding.id;
@@ -85,7 +114,8 @@ inline SummaryFinding SummarizeFinding(const Trace& trace, Symbolizer& symbolize
   summary.reason = finding.reason;
   summary.observed = finding.observed;
   summary.witnesses = finding.witnesses;
-  for (EventIndex e : finding.events) summary.events.push_back(DescribeEvent(trace, symbolizer, e));
+  for (EventIndex e : finding.events)
+    summary.events.push_back(DescribeEvent(trace, symbolizer, e, contexts));
   return summary;
 }
 

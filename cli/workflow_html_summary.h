@@ -55,6 +55,7 @@ svg.swimlane .anomaly text { fill: #d0021b; font-weight: bold; text-anchor: midd
 svg.swimlane .folded { fill: #777; font-style: italic; }
 svg.swimlane .run-label { fill: #444; font: 10px ui-monospace, monospace; }
 .picture-notes { font-size: 12px; color: #333; }
+.context { font-size: 12px; color: #555; }
 details.whole-clip > summary { cursor: pointer; font-size: 12px; color: #555; }
 .legend span { display: inline-block; width: 12px; height: 12px; margin: 0 4px 0 12px; vertical-align: middle; }
 )css";
@@ -108,6 +109,26 @@ inline std::string EventLine(const SummaryEvent& event, const SourceExcerpts& so
   std::string text = event.thread_name + " " + event.kind + " " + sources.DisplaySite(event.site);
   if (!event.variable.empty()) text += " [" + event.variable + "]";
   return text;
+}
+
+// "in add_batch (lost_update.c:20) ← worker (lost_update.c:31); T1 created at lost_update.c:45
+// (main)": the calls open at the event and where its thread was created, when the trace says.
+inline std::string EventContextLine(const SummaryEvent& event, const SourceExcerpts& sources) {
+  std::string line;
+  for (size_t i = 0; i < event.stack.size(); i++) {
+    const SummarySite& frame = event.stack[i];
+    line +=
+        (i == 0 ? "in " : " \u2190 ") +
+        (frame.function.empty()
+             ? sources.DisplaySite(frame)
+             : frame.function + (frame.file.empty() ? ""
+                                                    : " (" + sources.DisplayPath(frame.file) + ":" +
+                                                          std::to_string(frame.line) + ")"));
+  }
+  if (!event.thread_created_at.text.empty())
+    line += (line.empty() ? "" : "; ") + event.thread_name + " created at " +
+            sources.DisplaySite(event.thread_created_at);
+  return line;
 }
 
 inline std::string VariantLine(const SummaryFinding& finding) {
@@ -179,8 +200,12 @@ inline void WriteVariant(std::ostringstream& html, const SummaryFinding& f,
        << XmlEscape(f.verdict.outcome.empty() ? "none" : f.verdict.outcome) << "\">"
        << XmlEscape(VerdictText(f.verdict)) << "</span> <small>(" << XmlEscape(f.id)
        << ")</small></h4>\n<ol>";
-  for (const auto& event : f.events)
-    html << "<li><code>" << XmlEscape(EventLine(event, sources)) << "</code></li>";
+  for (const auto& event : f.events) {
+    html << "<li><code>" << XmlEscape(EventLine(event, sources)) << "</code>";
+    const std::string context = EventContextLine(event, sources);
+    if (!context.empty()) html << "<div class=\"context\">" << XmlEscape(context) << "</div>";
+    html << "</li>";
+  }
   html << "</ol>\n";
   if (!f.reason.empty()) html << "<p>" << XmlEscape(f.reason) << "</p>\n";
   if (!f.verdict.reason.empty()) html << "<p>Replay: " << XmlEscape(f.verdict.reason) << "</p>\n";

@@ -41,6 +41,12 @@ inline nlohmann::json FindingJson(const SummaryFinding& finding) {
                      {"kind", event.kind},
                      {"site", SiteJson(event.site)}};
     if (!event.variable.empty()) e["variable"] = event.variable;
+    if (!event.stack.empty()) {
+      e["stack"] = nlohmann::json::array();
+      for (const SummarySite& frame : event.stack) e["stack"].push_back(SiteJson(frame));
+    }
+    if (!event.thread_created_at.text.empty())
+      e["thread_created_at"] = SiteJson(event.thread_created_at);
     events.push_back(std::move(e));
   }
   nlohmann::json json{{"id", finding.id},

@@ -50,9 +50,10 @@ inline TriagedTrace TriageTrace(const std::string& path, const AnalysisOptions& 
     ScheduleGenerator generator(trace, por);
     const LocksetTable locksets(trace);
     const std::string hash = analysis.findings.empty() ? "" : TraceContentHash(path);
+    const EventContexts contexts(trace, EventsOf(analysis.findings));
     for (const Finding& finding : analysis.findings) {
       TriagedFinding triaged;
-      triaged.summary = SummarizeFinding(trace, symbolizer, finding);
+      triaged.summary = SummarizeFinding(trace, symbolizer, finding, &contexts);
       triaged.summary.traces = {path};
       ClipPlan plan = generator.Generate(finding);
       if (plan.ok) {

@@ -1029,6 +1029,17 @@ TEST_CASE("hunt's and triage's pages show one entry per bug, refuted ones apart,
     }
     CHECK(hits_bugs == 1);
     CHECK(refuted_bugs >= 1);
+    // Each access with the calls open at it and where its thread was created.
+    for (const auto& finding : json["findings"]) {
+      for (const auto& event : finding["events"]) {
+        if (event["site"].value("line", 0) != 21) continue;  // hits++
+        REQUIRE(event["stack"].size() >= 2);
+        CHECK(event["stack"][0]["function"].get<std::string>().find(
+                  "RecordIncomingRequestAndUpdateThroughputStatistics") != std::string::npos);
+        CHECK(event["stack"][1]["function"] == "HandleConnections");
+        CHECK(event["thread_created_at"]["function"] == "main");
+      }
+    }
     CHECK(bugs[0]["evidence"] == "failed");
 
     // The page in a browser at 1366 px: one row for the bug, refuted ones in their own section
@@ -1053,6 +1064,7 @@ TEST_CASE("hunt's and triage's pages show one entry per bug, refuted ones apart,
     CHECK(std::stoi(viewport) >= 1300);
     CHECK(std::stoi(LayoutField(loaded.dom, "scroll")) <= std::stoi(viewport));
     CHECK(LayoutField(loaded.dom, "wide").empty());
+    CHECK(loaded.dom.find(" created at ") != std::string::npos);
     // The source around the bug, its line marked.
     CHECK(loaded.dom.find("<mark>21 |     for (int i = 0; i &lt; requests; i++) hits++;") !=
           std::string::npos);

@@ -194,7 +194,7 @@ TEST_CASE(
     findings[i].pattern = i == 2 ? "atomicity" : "race";
     findings[i].variant = "W-R";
     findings[i].traces = {"a.pecan"};
-    findings[i].events.push_back({1, "T1", "write", {"f", "a<b>.c", 3, "a<b>.c:3 (f)"}, "x"});
+    findings[i].events.push_back({1, "T1", "write", {"f", "a<b>.c", 3, "a<b>.c:3 (f)"}, "x", {}, {}});
   }
   findings[0].verdict.outcome = "hatched";
   findings[0].verdict.failure = "assertion";
@@ -317,8 +317,8 @@ TEST_CASE("The workflow's SARIF reflects the verdicts and names sources below th
     f.variant = "R-W";
     f.traces = {"t.pecan"};
     f.verdict.outcome = outcome;
-    f.events.push_back({1, "T1", "read", {"f", file, 3, file + ":3 (f)"}, "x"});
-    f.events.push_back({2, "T2", "write", {"g", "/elsewhere/b c#.c", 9, "b:9 (g)"}, "x"});
+    f.events.push_back({1, "T1", "read", {"f", file, 3, file + ":3 (f)"}, "x", {}, {}});
+    f.events.push_back({2, "T2", "write", {"g", "/elsewhere/b c#.c", 9, "b:9 (g)"}, "x", {}, {}});
     return f;
   };
   std::vector<SummaryFinding> findings = {finding("race-1", "hatched", "/src/project/lib/a.c"),
@@ -368,8 +368,8 @@ TEST_CASE("The workflow's swimlane of a race shows its two accesses in the order
   clip.add_anomaly_steps(4);
   clip.add_anomaly_steps(5);
   clip.mutable_finding()->set_pattern("race");
-  std::vector<SummaryEvent> events = {{1, "T1", "read", {"f", "a.c", 3, "a.c:3"}, "y"},
-                                      {2, "T2", "write", {"g", "a.c", 9, "a.c:9"}, "y"}};
+  std::vector<SummaryEvent> events = {{1, "T1", "read", {"f", "a.c", 3, "a.c:3"}, "y", {}, {}},
+                                      {2, "T2", "write", {"g", "a.c", 9, "a.c:9"}, "y", {}, {}}};
 
   SwimlanePicture picture = PictureOfClip(clip, events);
   CHECK(picture.race_reversed);
@@ -433,7 +433,7 @@ SummaryFinding Variant(const std::string& id, const std::string& pattern,
   finding.variant = variant;
   finding.traces = {"t.pecan"};
   for (uint32_t line : lines)
-    finding.events.push_back({1, "T1", "write", {"count", "/src/hits.c", line, ""}, variable});
+    finding.events.push_back({1, "T1", "write", {"count", "/src/hits.c", line, ""}, variable, {}, {}});
   finding.verdict.outcome = outcome;
   finding.verdict.failure = failure;
   return finding;
