@@ -59,7 +59,7 @@ TEST_CASE(
     INFO(fuzzed.run.output);
     CHECK(e2e::ExitStatus(fuzzed.run.result) == 1);
     REQUIRE(fuzzed.summary["races"].size() == 1);
-    const nlohmann::json target = Target(fuzzed.summary, 22, 29);
+    const nlohmann::json target = Target(fuzzed.summary, 24, 31);
     REQUIRE(target.is_object());
     CHECK(target["runs"] == 40);
     CHECK(target["runs_with_real_race"] == 40);
@@ -70,7 +70,7 @@ TEST_CASE(
     for (const auto& run : fuzzed.summary["runs"]) {
       REQUIRE(run["races"].size() >= 1);
       const nlohmann::json& race = run["races"][0];
-      CHECK(RaceLines(race) == std::set<int>{22, 29});
+      CHECK(RaceLines(race) == std::set<int>{24, 31});
       CHECK(race["first"]["variable"] == "x");
       CHECK(race["first"]["address"] == race["second"]["address"]);
       CHECK(race["first"]["thread"] != race["second"]["thread"]);
@@ -80,7 +80,7 @@ TEST_CASE(
       if (run["outcome"] == "failed") {
         CHECK(run["failure"]["kind"] == "assertion");
         CHECK_THAT(run["failure"]["site"].get<std::string>(),
-                   Catch::Contains("racefuzzer_figure2.c:23"));
+                   Catch::Contains("racefuzzer_figure2.c:25"));
       }
     }
   }
