@@ -9,6 +9,7 @@
 #include "analyzer/access_locations.h"
 #include "analyzer/analysis.h"
 #include "analyzer/happens_before_races.h"
+#include "analyzer/symbolizer.h"
 #include "trace_builder.h"
 
 using pecan::AnalysisOptions;
@@ -168,4 +169,25 @@ TEST_CASE("Free as a write: a block of a gigabyte costs its accesses, not its by
   CHECK(found[0].events == Events{free - 1, free});
   CHECK(hb.size() == 1);
   CHECK(seconds < 5.0);
+}
+
+TEST_CASE("Heap blocks: reports name heap memory by its block and allocation site",
+          "[analysis][heap][report]") {
+  TraceBuilder b;
+  const EventIndex alloc = Alloc(b, 0, kBlock, 16, 1);
+  b.Fork(0, 1);
+  const EventIndex read = b.Add(1, EventKind::kRead, kBlock + 8, 8, 0, 2);
+  const EventIndex free = Free(b, 0, kBlock, 24, 3);  // FREE carries the usable size
+  const EventIndex again = Alloc(b, 1, kBlock, 32, 4);
+  const EventIndex write = b.Add(1, EventKind::kWrite, kBlock, 8, 0, 5);
+  const EventIndex outside = b.Add(1, EventKind::kWrite, kBlock + 64, 8, 0, 6);
+  pecan::Symbolizer symbolizer(b.trace());
+  CHECK(symbolizer.NameOfEventAddress(read) ==
+        "byte 8 of a heap block of 16 bytes allocated by T0 at loc 1");
+  CHECK(symbolizer.NameOfEventAddress(free) == "heap block of 16 bytes allocated by T0 at loc 1");
+  CHECK(symbolizer.NameOfEventAddress(alloc) == "heap block of 16 bytes allocated by T0 at loc 1");
+  CHECK(symbolizer.NameOfEventAddress(again) == "heap block of 32 bytes allocated by T1 at loc 4");
+  CHECK(symbolizer.NameOfEventAddress(write) == "heap block of 32 bytes allocated by T1 at loc 4");
+  CHECK_FALSE(symbolizer.NameOfEventAddress(outside).has_value());
+  CHECK_FALSE(symbolizer.NameOfEventAddress(1).has_value());  // the fork names no memory
 }
