@@ -114,6 +114,15 @@ class RangeStates {
   size_t used_ = 0;
 };
 
+// A FREE, with the version its block had before it and the one it starts.
+struct FreeEvent {
+  EventIndex event;
+  uint64_t begin;
+  uint64_t end;
+  uint32_t ended_version;
+  uint32_t started_version;
+};
+
 struct KeyInfo {
   uint64_t begin;
   uint64_t end;
@@ -138,6 +147,8 @@ struct LocationTable::Impl {
   std::vector<LocationInfo> info;
   std::vector<uint64_t> offsets;  // CSR into accesses
   std::vector<EventIndex> accesses;
+  std::vector<uint64_t> free_offsets;  // CSR into frees
+  std::vector<EventIndex> frees;
   uint64_t all_locations = 0;
 };
 
@@ -149,13 +160,19 @@ LocationTable::LocationTable(const Trace& trace, const LocationFilter& filter)
   RangeStates states;
   AllocationVersions versions;
   uint64_t allocation_events = 0;
+  std::vector<FreeEvent> frees;
 
   for (EventIndex i = 0; i < n; ++i) {
     const EventKind kind = trace.kind[i];
     if (kind == EventKind::kFree || kind == EventKind::kAlloc) {
       ++allocation_events;
-      versions.Paint(trace.addr[i], trace.addr[i] + std::max<uint32_t>(trace.size[i], 1),
-                     static_cast<uint32_t>(allocation_events));
+      const uint64_t begin = trace.addr[i];
+      const uint64_t end = begin + std::max<uint32_t>(trace.size[i], 1);
+      const auto version = static_cast<uint32_t>(allocation_events);
+      // A block's bytes share the version its ALLOC painted: its first byte's stands for all.
+      if (kind == EventKind::kFree)
+        frees.push_back(FreeEvent{i, begin, end, versions.VersionAt(begin), version});
+      versions.Paint(begin, end, version);
       continue;
     }
     if (!IsAccess(kind)) continue;
@@ -216,6 +233,26 @@ LocationTable::LocationTable(const Trace& trace, const LocationFilter& filter)
   }
   impl_->all_locations = components.size();
 
+  // Each FREE against the components of the two versions it borders. Components are sorted by
+  // (version, begin) and disjoint within a version, so their ends increase too: a binary search
+  // finds the first one the block overlaps, and the block costs only the components inside it.
+  std::vector<std::pair<uint32_t, EventIndex>> component_frees;  // (component, FREE)
+  for (const FreeEvent& f : frees) {
+    for (const uint32_t version : {f.ended_version, f.started_version}) {
+      auto it = std::lower_bound(
+          components.begin(), components.end(), std::make_pair(version, f.begin),
+          [](const Component& c, const std::pair<uint32_t, uint64_t>& at) {
+            return c.info.version != at.first ? c.info.version < at.first : c.info.end <= at.second;
+          });
+      for (; it != components.end() && it->info.version == version && it->info.begin < f.end;
+           ++it) {
+        it->info.written = true;
+        it->info.shared |= trace.thread[f.event] != it->first_thread;
+        component_frees.emplace_back(static_cast<uint32_t>(it - components.begin()), f.event);
+      }
+    }
+  }
+
   std::vector<LocationId> location_of_component(components.size(), kNoLocation);
   for (size_t c = 0; c < components.size(); ++c) {
     if (!filter.Keeps(components[c].info)) continue;
@@ -240,6 +277,21 @@ LocationTable::LocationTable(const Trace& trace, const LocationFilter& filter)
     if (l != kNoLocation) impl_->accesses[fill[l]++] = i;
   }
   of_ = impl_->of.data();
+
+  std::vector<uint64_t> free_counts(impl_->info.size() + 1, 0);
+  for (const auto& [component, event] : component_frees) {
+    const LocationId l = location_of_component[component];
+    if (l != kNoLocation) ++free_counts[l + 1];
+  }
+  std::partial_sum(free_counts.begin(), free_counts.end(), free_counts.begin());
+  impl_->free_offsets = free_counts;
+  impl_->frees.resize(free_counts.back());
+  std::vector<uint64_t> free_fill(free_counts.begin(), free_counts.end() - 1);
+  // component_frees is in trace order of the FREEs, so each location's list is too.
+  for (const auto& [component, event] : component_frees) {
+    const LocationId l = location_of_component[component];
+    if (l != kNoLocation) impl_->frees[free_fill[l]++] = event;
+  }
 }
 
 LocationTable::~LocationTable() = default;
@@ -256,6 +308,12 @@ const EventIndex* LocationTable::AccessesBegin(LocationId l) const {
 }
 const EventIndex* LocationTable::AccessesEnd(LocationId l) const {
   return impl_->accesses.data() + impl_->offsets[l + 1];
+}
+const EventIndex* LocationTable::FreesBegin(LocationId l) const {
+  return impl_->frees.data() + impl_->free_offsets[l];
+}
+const EventIndex* LocationTable::FreesEnd(LocationId l) const {
+  return impl_->frees.data() + impl_->free_offsets[l + 1];
 }
 uint64_t LocationTable::AllLocations() const {
   return impl_->all_locations;

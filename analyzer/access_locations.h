@@ -20,8 +20,8 @@ struct LocationInfo {
   // Every access covers exactly [begin, end) (the common case: one variable, one access size),
   // so any two of them overlap; otherwise two accesses conflict only if their ranges overlap.
   bool single_range = true;
-  bool shared = false;   // accessed by more than one thread
-  bool written = false;  // some access writes
+  bool shared = false;   // accessed (or freed) by more than one thread
+  bool written = false;  // some access writes, or a FREE ends the bytes' life (see Frees)
   bool read = false;     // some access reads (READ or ATOMIC_LOAD)
 };
 
@@ -43,10 +43,13 @@ struct LocationFilter {
 
 // A location is a maximal set of accesses whose byte ranges overlap (transitively) within one
 // allocation version. FREE and ALLOC start a new version of their range, so a reused address is
-// a new location. Locations no pattern can use are dropped (by default those accessed by one
-// thread only, or only read). Access sizes of 0 count as 1 byte. Merging is transitive, so two
-// accesses of one location need not overlap: pairing checks the ranges (AnalysisContext::Overlap)
-// unless the location is single_range.
+// a new location. A FREE is a write of its whole block to the locations it overlaps in the
+// version it ends and in the one it starts (accesses after the free, before the bytes are
+// allocated again): it is listed beside their accesses (Frees), not as one, because one block
+// spans many locations (its fields) and each access belongs to exactly one. Locations no pattern
+// can use are dropped (by default those accessed by one thread only, or only read). Access sizes of
+// 0 count as 1 byte. Merging is transitive, so two accesses of one location need not overlap:
+// pairing checks the ranges (AnalysisContext::Overlap) unless the location is single_range.
 class LocationTable {
  public:
   explicit LocationTable(const Trace& trace, const LocationFilter& filter = {});
@@ -61,6 +64,10 @@ class LocationTable {
   const EventIndex* AccessesBegin(LocationId l) const;
   const EventIndex* AccessesEnd(LocationId l) const;
   uint64_t AccessCount(LocationId l) const { return AccessesEnd(l) - AccessesBegin(l); }
+  // The FREE events whose block overlaps l's bytes (before or after them in the trace), in trace
+  // order. Of() is kNoLocation for a FREE.
+  const EventIndex* FreesBegin(LocationId l) const;
+  const EventIndex* FreesEnd(LocationId l) const;
   // Every distinct location seen, kept or not (for statistics).
   uint64_t AllLocations() const;
   // Accesses to kept locations.

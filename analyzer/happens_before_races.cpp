@@ -3,6 +3,7 @@
 #include "analyzer/happens_before_races.h"
 
 #include <algorithm>
+#include <functional>
 #include <unordered_map>
 #include <utility>
 
@@ -130,9 +131,19 @@ class Detector {
         Join(Lock(addr).read, clock);
         break;
       case EventKind::kAlloc:
-      case EventKind::kFree:
-        Forget(addr, trace_.size[i]);
+        Forget(addr, trace_.size[i], nullptr);
         break;
+      case EventKind::kFree: {
+        // A plain write of the whole block: it races with the accesses it does not happen after.
+        found_.clear();
+        Forget(addr, trace_.size[i], [&](const AccessRecord& r) {
+          if (r.thread != t && r.epoch > clock[r.thread]) found_.push_back(r.event);
+        });
+        std::sort(found_.begin(), found_.end());
+        found_.erase(std::unique(found_.begin(), found_.end()), found_.end());
+        for (EventIndex earlier : found_) Report(earlier, i);
+        break;
+      }
       default:
         if (IsAccess(kind)) {
           CheckAndRecord(Access{i, t, epoch, IsWriteAccess(kind), IsAtomicAccess(kind)}, addr,
@@ -192,8 +203,10 @@ class Detector {
     return (access.write || !r.write) && (!access.atomic || r.atomic);
   }
 
-  // ALLOC and FREE start a new life of the block's bytes.
-  void Forget(uint64_t addr, uint32_t size) {
+  // ALLOC and FREE start a new life of the block's bytes; `check`, when set, sees every record
+  // standing for some of them first. Walks only the granules the shadow has, so a big block costs
+  // what was accessed in it.
+  void Forget(uint64_t addr, uint32_t size, const std::function<void(const AccessRecord&)>& check) {
     if (size == 0 || shadow_.empty()) return;
     const uint64_t first = addr >> kGranuleShift;
     const uint64_t last = (addr + size - 1) >> kGranuleShift;
@@ -203,6 +216,7 @@ class Detector {
       const uint64_t to = std::min<uint64_t>(addr + size, base + kGranuleBytes) - base;
       const uint8_t bytes = static_cast<uint8_t>(((1u << to) - 1) & ~((1u << from) - 1));
       std::erase_if(granule, [&](AccessRecord& r) {
+        if (check && (r.bytes & bytes) != 0) check(r);
         r.bytes &= static_cast<uint8_t>(~bytes);
         return r.bytes == 0;
       });

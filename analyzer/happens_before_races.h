@@ -10,7 +10,8 @@
 namespace pecan {
 
 // One observed race: two accesses of different threads to overlapping bytes, at least one a
-// write, not both atomic, ordered neither way by happens-before.
+// write, not both atomic, ordered neither way by happens-before. A FREE is a write of its whole
+// block (`second`) to the accesses before it; accesses after it meet a new life of the bytes.
 struct HappensBeforeRace {
   EventIndex first = 0;   // the earlier access in the trace
   EventIndex second = 0;  // the later access

@@ -22,14 +22,15 @@ constexpr uint32_t kUnbound = ~0u;
 constexpr size_t kNoSlot = ~size_t{0};
 constexpr size_t kMaxGroup = 32;  // patterns per shared enumeration (bits of the match mask)
 
+// A FREE is a plain write of its whole block (LocationTable::FreesBegin); only races pair it.
 bool AccessMatches(AccessMatch m, EventKind k) {
   switch (m) {
     case AccessMatch::kRead:
       return k == EventKind::kRead || k == EventKind::kAtomicLoad;
     case AccessMatch::kWrite:
-      return IsWriteAccess(k);
+      return IsWriteAccess(k) || k == EventKind::kFree;
     case AccessMatch::kAny:
-      return IsAccess(k);
+      return IsAccess(k) || k == EventKind::kFree;
   }
   return false;
 }
@@ -772,6 +773,7 @@ class Matcher {
   // those after the last a ->POR b).
   void SearchRaces() {
     for (LocationId l = 0; l < c_.locations.Count(); ++l) {
+      SearchFreeRaces(l);
       if (!Eligible(l, p_.variable[0])) continue;
       const EventIndex* accesses = c_.locations.AccessesBegin(l);
       const size_t count = c_.locations.AccessCount(l);
@@ -827,8 +829,54 @@ class Matcher {
     }
   }
 
+  // Each FREE of l against every access class of another thread on the block's bytes: the
+  // class's last member before the FREE and its first after it are the ones least ordered with
+  // it (members ordered before a FREE are a prefix, members ordered after it a suffix).
+  void SearchFreeRaces(LocationId l) {
+    const EventIndex* accesses = c_.locations.AccessesBegin(l);
+    const EventIndex* accesses_end = c_.locations.AccessesEnd(l);
+    for (const EventIndex* f = c_.locations.FreesBegin(l); f != c_.locations.FreesEnd(l); ++f) {
+      const EventIndex free = *f;
+      const uint64_t begin = c_.trace.addr[free];
+      const uint64_t end = begin + std::max<uint32_t>(c_.trace.size[free], 1);
+      const LocksetId lockset = c_.locksets.Of(free);
+      for (uint64_t cb = c_.class_offsets[l]; cb < c_.class_offsets[l + 1]; ++cb) {
+        const AccessClass& B = c_.classes[cb];
+        if (B.thread == c_.trace.thread[free] || B.end <= begin || end <= B.begin) continue;
+        if (c_.locksets.ExclusiveSets(lockset, B.lockset)) continue;
+        const EventIndex* members = c_.MembersBegin(cb);
+        const EventIndex* members_end = c_.MembersEnd(cb);
+        const EventIndex* after = std::lower_bound(members, members_end, free);
+        if (after != members) {
+          const EventIndex b = after[-1];
+          const uint32_t mask = RaceMask(B.kind, EventKind::kFree);
+          if (mask != 0 && !c_.por.Ordered(b, free))
+            RecordFreeRace(b, free, mask, accesses, accesses_end);
+        }
+        if (after != members_end) {
+          const EventIndex b = *after;
+          const uint32_t mask = RaceMask(EventKind::kFree, B.kind);
+          if (mask != 0 && !c_.por.Ordered(free, b))
+            RecordFreeRace(free, b, mask, accesses, accesses_end);
+        }
+      }
+    }
+  }
+
+  // Observed when no access to the location ran between the two in the recorded run.
+  void RecordFreeRace(EventIndex first, EventIndex second, uint32_t mask,
+                      const EventIndex* accesses, const EventIndex* accesses_end) {
+    ++stats_->candidates;
+    const EventIndex* from = std::upper_bound(accesses, accesses_end, first);
+    Candidate candidate;
+    candidate.events = {first, second};
+    candidate.observed = from == accesses_end || *from >= second;
+    RecordAll(std::move(candidate), mask);
+  }
+
   uint32_t RaceMask(EventKind a, EventKind b) const {
-    if (p_.some_plain && !IsPlainAccess(a) && !IsPlainAccess(b)) return 0;
+    const auto plain = [](EventKind k) { return IsPlainAccess(k) || k == EventKind::kFree; };
+    if (p_.some_plain && !plain(a) && !plain(b)) return 0;
     return Mask(0, a) & Mask(1, b);
   }
 
@@ -842,7 +890,7 @@ class Matcher {
     const EventKind k = c_.trace.kind[e];
     const std::string what = IsWriteAccess(k)  ? "write"
                              : IsReadAccess(k) ? "read"
-                                               : std::string(EventKindName(k));
+                                               : std::string(EventKindName(k));  // "free", ...
     return thread + "'s " + what + " #" + std::to_string(e);
   }
 

@@ -55,7 +55,7 @@ class FindingDescriber {
     event.kind = trace_.kind[index];
     event.address = trace_.addr[index];
     event.size = trace_.size[index];
-    if (auto name = symbolizer_.NameOfAddress(event.address)) {
+    if (auto name = symbolizer_.NameOfEventAddress(index)) {
       event.variable = *name;
       event.variable_known = true;
     } else {

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <unordered_map>
 
+#include "analyzer/heap_blocks.h"
 #include "trace_format/log.h"
 
 namespace pecan {
@@ -264,6 +265,7 @@ struct Symbolizer::Impl {
   std::unordered_map<uint32_t, std::unique_ptr<ModuleDebugInfo>> modules;  // by module id
   std::vector<std::optional<SourceLocation>> resolved;                     // by site id
   std::vector<NamedRange> trace_names;                                     // Trace::names, sorted
+  std::unique_ptr<HeapBlocks> heap_blocks;  // built on the first heap address named
 
   explicit Impl(const Trace& t) : trace(t) {
     for (const AddressName& entry : trace.names) {
@@ -327,6 +329,41 @@ std::string Symbolizer::Describe(SiteId site) {
   const ModuleInfo* module = impl_->FindModule(info.module);
   std::string text = (module ? BaseName(impl_->ModulePath(*module)) : "?") + "+" + Hex(info.offset);
   return location.function.empty() ? text : text + " (" + location.function + ")";
+}
+
+std::optional<std::string> Symbolizer::NameOfEventAddress(EventIndex event) {
+  const Trace& trace = impl_->trace;
+  if (event >= trace.size_events()) return std::nullopt;
+  const uint64_t address = trace.addr[event];
+  if (auto name = NameOfAddress(address)) return name;
+  const EventKind kind = trace.kind[event];
+  if (!IsAccess(kind) && kind != EventKind::kFree && kind != EventKind::kAlloc &&
+      !IsAcquire(kind) && !IsRelease(kind))
+    return std::nullopt;
+  if (!impl_->heap_blocks) impl_->heap_blocks = std::make_unique<HeapBlocks>(trace);
+  // An ALLOC names the block it creates; anything else the block allocated before it.
+  const std::optional<HeapBlock> block =
+      impl_->heap_blocks->At(address, kind == EventKind::kAlloc ? event + 1 : event);
+  if (!block) return std::nullopt;
+  const ThreadId thread = trace.thread[block->alloc];
+  const std::string thread_name =
+      thread < trace.threads.size() && !trace.threads[thread].name.empty()
+          ? trace.threads[thread].name
+          : "T" + std::to_string(thread);
+  const SiteId site = trace.site[block->alloc];
+  const SourceLocation at = Resolve(site);
+  std::string where;
+  if (!at.file.empty() && at.line != 0) {
+    where = at.file.substr(at.file.find_last_of('/') + 1) + ":" + std::to_string(at.line);
+    if (!at.function.empty()) where += " (in " + at.function + ")";
+  } else {
+    where = Describe(site);
+  }
+  const std::string name = "heap block of " + std::to_string(block->size) +
+                           (block->size == 1 ? " byte" : " bytes") + " allocated by " +
+                           thread_name + " at " + where;
+  const uint64_t offset = address - block->begin;
+  return offset == 0 ? name : "byte " + std::to_string(offset) + " of a " + name;
 }
 
 std::optional<std::string> Symbolizer::NameOfAddress(uint64_t address) {

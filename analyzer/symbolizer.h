@@ -1,5 +1,5 @@
 // Symbolizer turns sites (module + offset) into function, file and line using the modules'
-// debug info (elfutils libdw), and addresses into global variable names where known.
+// debug info (elfutils libdw), and addresses into global variable names or heap blocks.
 #pragma once
 
 #include <cstdint>
@@ -30,6 +30,10 @@ class Symbolizer {
   // The name of the global variable or STD variable/lock at `address`, e.g. "counter" or
   // "table+16", if the symbol tables or the trace's name table know it.
   std::optional<std::string> NameOfAddress(uint64_t address);
+  // What the memory event `event` (access, FREE, ALLOC, lock) touches, as every report names it:
+  // NameOfAddress, else the heap block the trace allocated there, "heap block of 16 bytes
+  // allocated by T0 at list.c:12 (in make_node)" ("byte 8 of a heap block ..." inside it).
+  std::optional<std::string> NameOfEventAddress(EventIndex event);
 
  private:
   struct Impl;

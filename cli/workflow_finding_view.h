@@ -79,8 +79,8 @@ inline SummaryEvent DescribeEvent(const Trace& trace, Symbolizer& symbolizer, Ev
   event.site.file = location.file;
   event.site.line = location.line;
   event.site.text = symbolizer.Describe(trace.site[e]);
-  if (IsAccess(trace.kind[e]) || IsAcquire(trace.kind[e])) {
-    if (auto name = symbolizer.NameOfAddress(trace.addr[e])) event.variable = *name;
+  if (IsAccess(trace.kind[e]) || IsAcquire(trace.kind[e]) || trace.kind[e] == EventKind::kFree) {
+    if (auto name = symbolizer.NameOfEventAddress(e)) event.variable = *name;
   }
   if (contexts != nullptr) {
     for (EventIndex call : contexts->CallsAt(e))

@@ -140,20 +140,29 @@ TEST_CASE("Locations: overlapping ranges merge, versions split, filter drops pri
   b.Add(0, pecan::EventKind::kRead, 0x3000, 8, 0, 0);   // 5: only read
   b.Add(1, pecan::EventKind::kRead, 0x3000, 8, 0, 0);   // 6
   b.Free(0, 0x1000, 16);                                // 7
-  b.Add(1, pecan::EventKind::kWrite, 0x1000, 8, 0, 0);  // 8: new version, T1 only
+  b.Add(1, pecan::EventKind::kWrite, 0x1000, 8, 0, 0);  // 8: new version, T1 only, after
+                                                        //    T0's free: a use after free
+  b.Free(1, 0x4000, 8);                                 // 9
+  b.Add(1, pecan::EventKind::kWrite, 0x4000, 8, 0, 0);  // 10: freed by its only user
   const auto& trace = b.trace();
   LocationTable locations(trace);
-  CHECK(locations.Count() == 2);
+  CHECK(locations.Count() == 3);
   CHECK(locations.Of(0) == locations.Of(1));
   CHECK(locations.Of(2) == locations.Of(3));
   CHECK(locations.Of(0) != locations.Of(2));
   CHECK(locations.Of(4) == kNoLocation);
   CHECK(locations.Of(5) == kNoLocation);
   CHECK(locations.Of(7) == kNoLocation);
-  CHECK(locations.Of(8) == kNoLocation);
-  CHECK(locations.AllLocations() == 5);
+  // T0's free is a write of the block: T1's write after it shares the new version with it.
+  REQUIRE(locations.Of(8) != kNoLocation);
+  CHECK(locations.Of(8) != locations.Of(0));
+  CHECK(std::vector<pecan::EventIndex>(locations.FreesBegin(locations.Of(8)),
+                                       locations.FreesEnd(locations.Of(8))) ==
+        std::vector<pecan::EventIndex>{7});
+  CHECK(locations.Of(10) == kNoLocation);
+  CHECK(locations.AllLocations() == 6);
   CHECK(locations.Info(locations.Of(0)).begin == 0x1000);
   CHECK(locations.Info(locations.Of(0)).end == 0x1008);
   CHECK(locations.AccessCount(locations.Of(2)) == 2);
-  CHECK(locations.SharedAccesses() == 4);
+  CHECK(locations.SharedAccesses() == 5);
 }
