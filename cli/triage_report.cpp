@@ -9,6 +9,7 @@
 
 #include "cli/finding_groups.h"
 #include "cli/source_excerpt.h"
+#include "cli/verdict_place_names.h"
 #include "cli/workflow_html_summary.h"
 #include "cli/workflow_replay_runner.h"
 #include "cli/workflow_summary_json.h"
@@ -24,10 +25,6 @@ namespace fs = std::filesystem;
 
 std::string Plural(size_t n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
-}
-
-std::string FileName(const std::string& path) {
-  return fs::path(path).filename().string();
 }
 
 // Copies a file a part's replay left to `target` (claimed in the output directory), unless it is
@@ -49,7 +46,7 @@ const std::vector<std::string> kTriageFiles = {"summary.json",   "summary.sarif"
 
 bool ReplaysWith(const TriagedFinding& finding, const std::vector<std::string>& command) {
   return finding.clip != nullptr && !command.empty() &&
-         FileName(finding.clip->program()) == FileName(command.front());
+         BaseName(finding.clip->program()) == BaseName(command.front());
 }
 
 std::vector<TriagedFinding> WriteTriageClips(const TriageState& state, OutputDirectory& output) {
