@@ -8,6 +8,7 @@
 #include "recorder/export.h"
 #include "recorder/real_functions.h"
 #include "recorder/spin_lock.h"
+#include "recorder/sync_object_access.h"
 #include "recorder/thread_state.h"
 
 using pecan::EventKind;
@@ -47,12 +48,14 @@ unsigned CountOf(uint64_t barrier) {
 
 PECAN_EXPORT int pthread_barrier_init(pthread_barrier_t* barrier, const pthread_barrierattr_t* attr,
                                       unsigned count) {
+  RecordSyncObjectLifetime(barrier, sizeof(*barrier), PECAN_CALLER_PC());
   int result = REAL(pthread_barrier_init)(barrier, attr, count);
   if (result == 0) RememberCount(Address(barrier), count);
   return result;
 }
 
 PECAN_EXPORT int pthread_barrier_destroy(pthread_barrier_t* barrier) {
+  RecordSyncObjectLifetime(barrier, sizeof(*barrier), PECAN_CALLER_PC());
   ForgetCount(Address(barrier));
   return REAL(pthread_barrier_destroy)(barrier);
 }
@@ -61,6 +64,7 @@ PECAN_EXPORT int pthread_barrier_wait(pthread_barrier_t* barrier) {
   if (!ThreadRecordsEventsBefore(EventKind::kBarrierArrive, Address(barrier)))
     return REAL(pthread_barrier_wait)(barrier);
   const uint64_t pc = PECAN_CALLER_PC();
+  RecordSyncObjectUse(barrier, pc);
   const unsigned count = CountOf(Address(barrier));
   RecordSync(EventKind::kBarrierArrive, 0, Address(barrier), count, pc);
   BeforeBlockingOnOthers(EventKind::kBarrierDepart, Address(barrier), pc);

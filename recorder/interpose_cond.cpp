@@ -8,6 +8,7 @@
 #include "recorder/blocked_call.h"
 #include "recorder/export.h"
 #include "recorder/real_functions.h"
+#include "recorder/sync_object_access.h"
 #include "recorder/thread_state.h"
 
 using pecan::EventKind;
@@ -65,6 +66,7 @@ PECAN_EXPORT int pthread_cond_wait(pthread_cond_t* cond, pthread_mutex_t* mutex)
   if (!ThreadRecordsEventsBefore(EventKind::kWait, Address(cond)))
     return REAL(pthread_cond_wait)(cond, mutex);
   const uint64_t pc = PECAN_CALLER_PC();
+  RecordSyncObjectUse(cond, pc);
   if (ReplaysWait())
     return ReplayedWait(cond, mutex, pc, [&] { return REAL(pthread_cond_wait)(cond, mutex); });
   BeforeWait(mutex, pc);
@@ -84,6 +86,7 @@ PECAN_EXPORT int pthread_cond_timedwait(pthread_cond_t* cond, pthread_mutex_t* m
   if (!ThreadRecordsEventsBefore(EventKind::kWait, Address(cond)))
     return REAL(pthread_cond_timedwait)(cond, mutex, abstime);
   const uint64_t pc = PECAN_CALLER_PC();
+  RecordSyncObjectUse(cond, pc);
   if (ReplaysWait()) {
     return ReplayedWait(cond, mutex, pc,
                         [&] { return REAL(pthread_cond_timedwait)(cond, mutex, abstime); });
@@ -100,6 +103,7 @@ PECAN_EXPORT int pthread_cond_clockwait(pthread_cond_t* cond, pthread_mutex_t* m
   if (!ThreadRecordsEventsBefore(EventKind::kWait, Address(cond)))
     return REAL(pthread_cond_clockwait)(cond, mutex, clock, abstime);
   const uint64_t pc = PECAN_CALLER_PC();
+  RecordSyncObjectUse(cond, pc);
   if (ReplaysWait()) {
     return ReplayedWait(cond, mutex, pc,
                         [&] { return REAL(pthread_cond_clockwait)(cond, mutex, clock, abstime); });
@@ -111,13 +115,19 @@ PECAN_EXPORT int pthread_cond_clockwait(pthread_cond_t* cond, pthread_mutex_t* m
 }
 
 PECAN_EXPORT int pthread_cond_signal(pthread_cond_t* cond) {
-  if (ThreadRecordsEvents()) RecordSync(EventKind::kNotify, 0, Address(cond), 0, PECAN_CALLER_PC());
+  if (ThreadRecordsEvents()) {
+    const uint64_t pc = PECAN_CALLER_PC();
+    RecordSyncObjectUse(cond, pc);
+    RecordSync(EventKind::kNotify, 0, Address(cond), 0, pc);
+  }
   return REAL(pthread_cond_signal)(cond);
 }
 
 PECAN_EXPORT int pthread_cond_broadcast(pthread_cond_t* cond) {
   if (ThreadRecordsEvents()) {
-    RecordSync(EventKind::kNotifyAll, 0, Address(cond), 0, PECAN_CALLER_PC());
+    const uint64_t pc = PECAN_CALLER_PC();
+    RecordSyncObjectUse(cond, pc);
+    RecordSync(EventKind::kNotifyAll, 0, Address(cond), 0, pc);
   }
   return REAL(pthread_cond_broadcast)(cond);
 }

@@ -6,6 +6,7 @@
 #include "recorder/blocked_call.h"
 #include "recorder/export.h"
 #include "recorder/real_functions.h"
+#include "recorder/sync_object_access.h"
 #include "recorder/thread_state.h"
 
 using pecan::EventKind;
@@ -63,6 +64,7 @@ bool ReacquiresRecursive(const pthread_mutex_t* m) {
 }
 
 void BeforeMutexLock(pthread_mutex_t* m, uint64_t pc) {
+  RecordSyncObjectUse(m, pc);
   if (!ReacquiresRecursive(m)) BeforeBlockingSync(EventKind::kLock, Address(m), pc);
 }
 
@@ -85,6 +87,7 @@ PECAN_EXPORT int pthread_mutex_lock(pthread_mutex_t* m) {
 PECAN_EXPORT int pthread_mutex_trylock(pthread_mutex_t* m) {
   if (!ThreadRecordsEvents()) return REAL(pthread_mutex_trylock)(m);
   const uint64_t pc = PECAN_CALLER_PC();
+  RecordSyncObjectUse(m, pc);
   int result = REAL(pthread_mutex_trylock)(m);
   if (Acquired(result)) RecordLockIfOutermost(m, pecan::kTryLockFlag, pc);
   return result;
@@ -124,6 +127,7 @@ PECAN_EXPORT int pthread_spin_lock(pthread_spinlock_t* lock) {
   if (!ThreadRecordsEventsBefore(EventKind::kLock, Address(lock)))
     return REAL(pthread_spin_lock)(lock);
   const uint64_t pc = PECAN_CALLER_PC();
+  RecordSyncObjectUse(lock, pc);
   BeforeBlockingSync(EventKind::kLock, Address(lock), pc);
   int result;
   {
@@ -138,6 +142,7 @@ PECAN_EXPORT int pthread_spin_lock(pthread_spinlock_t* lock) {
 PECAN_EXPORT int pthread_spin_trylock(pthread_spinlock_t* lock) {
   if (!ThreadRecordsEvents()) return REAL(pthread_spin_trylock)(lock);
   const uint64_t pc = PECAN_CALLER_PC();
+  RecordSyncObjectUse(lock, pc);
   int result = REAL(pthread_spin_trylock)(lock);
   if (result == 0) RecordSync(EventKind::kLock, pecan::kTryLockFlag, Address(lock), 0, pc);
   return result;

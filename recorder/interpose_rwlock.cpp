@@ -6,6 +6,7 @@
 #include "recorder/blocked_call.h"
 #include "recorder/export.h"
 #include "recorder/real_functions.h"
+#include "recorder/sync_object_access.h"
 #include "recorder/thread_state.h"
 
 using pecan::EventKind;
@@ -26,6 +27,7 @@ inline uint64_t Address(const volatile void* addr) {
   PECAN_EXPORT int name params {                                                           \
     if (!ThreadRecordsEventsBefore(kind, Address(lock))) return REAL(name) args;           \
     const uint64_t pc = PECAN_CALLER_PC();                                                 \
+    RecordSyncObjectUse(lock, pc);                                                         \
     if (blocking) BeforeBlockingSync(kind, Address(lock), pc);                             \
     int result;                                                                            \
     {                                                                                      \

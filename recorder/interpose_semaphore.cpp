@@ -6,6 +6,7 @@
 #include "recorder/blocked_call.h"
 #include "recorder/export.h"
 #include "recorder/real_functions.h"
+#include "recorder/sync_object_access.h"
 #include "recorder/thread_state.h"
 
 using pecan::EventKind;
@@ -30,7 +31,11 @@ bool ProcessPrivate(const sem_t* sem) {
 }  // namespace
 
 PECAN_EXPORT int sem_post(sem_t* sem) {
-  if (ThreadRecordsEvents()) RecordSync(EventKind::kSemPost, 0, Address(sem), 0, PECAN_CALLER_PC());
+  if (ThreadRecordsEvents()) {
+    const uint64_t pc = PECAN_CALLER_PC();
+    RecordSyncObjectUse(sem, pc);
+    RecordSync(EventKind::kSemPost, 0, Address(sem), 0, pc);
+  }
   return REAL(sem_post)(sem);
 }
 
@@ -39,6 +44,7 @@ PECAN_EXPORT int sem_post(sem_t* sem) {
   PECAN_EXPORT int name params {                                                               \
     if (!ThreadRecordsEventsBefore(EventKind::kSemWait, Address(sem))) return REAL(name) args; \
     const uint64_t pc = PECAN_CALLER_PC();                                                     \
+    RecordSyncObjectUse(sem, pc);                                                              \
     if (blocking) BeforeBlockingSync(EventKind::kSemWait, Address(sem), pc);                   \
     int result;                                                                                \
     {                                                                                          \

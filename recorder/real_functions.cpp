@@ -31,6 +31,11 @@ void ResolveRealFunctions() {
 #undef PECAN_RESOLVE_COND
 }
 
+void* LookupNextDefinition(const char* name) {
+  RuntimeScope scope;  // dlsym may allocate
+  return dlsym(RTLD_NEXT, name);
+}
+
 // Before any other constructor of this library (and of every object that depends on it).
 __attribute__((constructor(101))) static void ResolveRealFunctionsAtLoad() {
   ResolveRealFunctions();

@@ -50,6 +50,14 @@ void* __libc_pvalloc(size_t size);
   X(pthread_spin_lock)              \
   X(pthread_spin_trylock)           \
   X(pthread_spin_unlock)            \
+  X(pthread_mutex_init)             \
+  X(pthread_mutex_destroy)          \
+  X(pthread_rwlock_init)            \
+  X(pthread_rwlock_destroy)         \
+  X(pthread_spin_init)              \
+  X(pthread_spin_destroy)           \
+  X(sem_init)                       \
+  X(sem_destroy)                    \
   X(pthread_cond_clockwait)         \
   X(pthread_barrier_init)           \
   X(pthread_barrier_destroy)        \
@@ -83,7 +91,9 @@ void* __libc_pvalloc(size_t size);
   X(pthread_cond_wait)                   \
   X(pthread_cond_timedwait)              \
   X(pthread_cond_signal)                 \
-  X(pthread_cond_broadcast)
+  X(pthread_cond_broadcast)              \
+  X(pthread_cond_init)                   \
+  X(pthread_cond_destroy)
 
 namespace pecan::rt::real {
 
@@ -99,6 +109,10 @@ namespace pecan::rt {
 // Looks every real function up (idempotent). Runs from the runtime's first constructor and
 // again lazily if an interposed function is called before that.
 void ResolveRealFunctions();
+
+// The next definition of `name` after the runtime (dlsym RTLD_NEXT), or nullptr: for the
+// interposers that keep their own lazily resolved pointers (libc_byte_access.h).
+void* LookupNextDefinition(const char* name);
 
 }  // namespace pecan::rt
 

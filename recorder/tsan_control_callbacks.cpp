@@ -1,7 +1,7 @@
 // The remaining compiler and annotation callbacks: __tsan_init, function entry/exit, ignore
-// regions, the custom-mutex and acquire/release annotations, and LLVM 15+'s mem* intrinsics.
+// regions, the custom-mutex and acquire/release annotations (LLVM 15+'s mem* intrinsics are in
+// interpose_memory_functions.cpp).
 #include <cstddef>
-#include <cstring>
 
 #include "recorder/export.h"
 #include "recorder/runtime.h"
@@ -123,28 +123,4 @@ PECAN_EXPORT void AnnotateIgnoreWritesBegin(const char*, int) {
 }
 PECAN_EXPORT void AnnotateIgnoreWritesEnd(const char*, int) {
   IgnoreAccessesEnd();
-}
-
-// LLVM 15+ lowers memcpy/memmove/memset intrinsics (and struct copies) to these.
-PECAN_EXPORT void* __tsan_memcpy(void* dst, const void* src, size_t size) {
-  if (size != 0) {
-    const uint64_t pc = PECAN_CALLER_PC();
-    RecordAccess(EventKind::kRead, Address(src), size, pc);
-    RecordAccess(EventKind::kWrite, Address(dst), size, pc);
-  }
-  return memcpy(dst, src, size);
-}
-
-PECAN_EXPORT void* __tsan_memmove(void* dst, const void* src, size_t size) {
-  if (size != 0) {
-    const uint64_t pc = PECAN_CALLER_PC();
-    RecordAccess(EventKind::kRead, Address(src), size, pc);
-    RecordAccess(EventKind::kWrite, Address(dst), size, pc);
-  }
-  return memmove(dst, src, size);
-}
-
-PECAN_EXPORT void* __tsan_memset(void* dst, int value, size_t size) {
-  if (size != 0) RecordAccess(EventKind::kWrite, Address(dst), size, PECAN_CALLER_PC());
-  return memset(dst, value, size);
 }
