@@ -122,7 +122,8 @@ double SecondsPerSwitch(uint64_t switches, uint64_t run, uint32_t spin) {
     });
     auto start = std::chrono::steady_clock::now();
     body(0);
-    scheduler.BeginBlocking();  // as the runtime does around pthread_join: hands the turn on
+    // As the runtime does around a call that waits for other threads: hands the turn on.
+    scheduler.BeginBlocking(EventView{.kind = EventKind::kJoin});
     child.join();
     scheduler.EndBlocking();
     seconds = Seconds(std::chrono::steady_clock::now() - start);
