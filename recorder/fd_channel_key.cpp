@@ -1,4 +1,4 @@
-// Naming a descriptor's channel takes one fstat, and for a socket its type and addresses (two or
+// Naming a descriptor's channel takes one fstat, and for a socket its type and addresses (one to
 // three more system calls); nothing is cached, so a reused descriptor number is never misnamed.
 #include "recorder/fd_channel_key.h"
 
