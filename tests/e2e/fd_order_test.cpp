@@ -147,3 +147,24 @@ TEST_CASE("pecan hunt of the pipe hand-off confirms nothing and never times out"
   CHECK(runs > 0);
   CHECK(idle_handovers == 0);
 }
+
+TEST_CASE("pecan hunt confirms the race after a pipe hand-off by replaying through the read",
+          "[e2e][fd_order][hunt]") {
+  const std::string dir = e2e::FreshDirectory("fd-order-hunt-control");
+  const std::string out = dir + "/out";
+  const e2e::PecanRun run = e2e::RunPecan(
+      {"hunt", "--no-explore", "-o", out, "--", e2e::TestProgram("pipe_after_handoff")},
+      dir + "/hunt.log", 120);
+  INFO(run.output);
+  CHECK(e2e::ExitStatus(run.result) == 1);  // a confirmed finding
+  const nlohmann::json verdicts = e2e::ReadJson(out + "/verdicts.json");
+  // Only the race on `late`: none on `shared` to be refuted by a replay stuck in the read.
+  CHECK(verdicts["counts"]["predicted"] == 1);
+  CHECK(verdicts["counts"]["refuted"] == 0);
+  REQUIRE(verdicts["counts"]["confirmed"] == 1);
+  for (const auto& finding : verdicts["findings"]) {
+    INFO(e2e::Describe(finding));
+    CHECK(e2e::FindingLines(finding) == std::multiset<int>{16, 27});
+    CHECK(finding["confirmed"] == true);
+  }
+}
