@@ -13,22 +13,24 @@ using namespace pecan::rt;
 
 PECAN_EXPORT int connect(int fd, const sockaddr* address, socklen_t length) {
   const uint64_t pc = PECAN_CALLER_PC();
-  if (!WatchesFdCall(pc)) return REAL(connect)(fd, address, length);
-  // Over-approximation (fd_channel_key.h): the listening address is its port for internet
+  if (!WatchesFdCall(pc) || !ThreadRecordsEventsBefore(EventKind::kHbRelease, 0))
+    return REAL(connect)(fd, address, length);
+  // Over-approximation (fd_channel_key.cpp): the listening address is its port for internet
   // sockets, so a connect to any host's port P is ordered before every accept on port P.
   SendingCall sending(ConnectKey(address, length), pc);
   return REAL(connect)(fd, address, length);
 }
 
 // The accepted peer's address goes into the caller's buffer too; it is not recorded as a write.
-#define PECAN_ACCEPT(name, params, call)                                     \
-  PECAN_EXPORT int name params {                                             \
-    const uint64_t pc = PECAN_CALLER_PC();                                   \
-    if (!WatchesFdCall(pc)) return REAL(name) call;                          \
-    ReceivingCall receiving(ListeningKey(fd), pc);                           \
-    const int result = REAL(name) call;                                      \
-    receiving.Returned(result, true); /* a new descriptor, which may be 0 */ \
-    return result;                                                           \
+#define PECAN_ACCEPT(name, params, call)                                            \
+  PECAN_EXPORT int name params {                                                    \
+    const uint64_t pc = PECAN_CALLER_PC();                                          \
+    if (!WatchesFdCall(pc) || !ThreadRecordsEventsBefore(EventKind::kHbAcquire, 0)) \
+      return REAL(name) call;                                                       \
+    ReceivingCall receiving(ListeningKey(fd), pc);                                  \
+    const int result = REAL(name) call;                                             \
+    receiving.Returned(result, true); /* a new descriptor, which may be 0 */        \
+    return result;                                                                  \
   }
 
 PECAN_ACCEPT(accept, (int fd, sockaddr* address, socklen_t* length), (fd, address, length))
