@@ -7,6 +7,9 @@
 #include <semaphore.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/eventfd.h>
+#include <sys/socket.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -22,6 +25,13 @@ void* __libc_realloc(void* ptr, size_t size);
 void* __libc_memalign(size_t alignment, size_t size);
 void* __libc_valloc(size_t size);
 void* __libc_pvalloc(size_t size);
+// _FORTIFY_SOURCE's checked reads, declared by glibc's headers only when fortifying.
+ssize_t __read_chk(int fd, void* buf, size_t count, size_t buffer_size);
+ssize_t __pread_chk(int fd, void* buf, size_t count, off_t offset, size_t buffer_size);
+ssize_t __pread64_chk(int fd, void* buf, size_t count, off64_t offset, size_t buffer_size);
+ssize_t __recv_chk(int fd, void* buf, size_t count, size_t buffer_size, int flags);
+ssize_t __recvfrom_chk(int fd, void* buf, size_t count, size_t buffer_size, int flags,
+                       sockaddr* from, socklen_t* from_length);
 }
 
 // X(name): every interposed function whose real version is looked up by plain name.
@@ -83,7 +93,31 @@ void* __libc_pvalloc(size_t size);
   X(aligned_alloc)                  \
   X(memalign)                       \
   X(valloc)                         \
-  X(pvalloc)
+  X(pvalloc)                         \
+  X(write)                          \
+  X(pwrite)                         \
+  X(pwrite64)                       \
+  X(writev)                         \
+  X(send)                           \
+  X(sendto)                         \
+  X(sendmsg)                        \
+  X(read)                           \
+  X(pread)                          \
+  X(pread64)                        \
+  X(readv)                          \
+  X(recv)                           \
+  X(recvfrom)                       \
+  X(recvmsg)                        \
+  X(__read_chk)                     \
+  X(__pread_chk)                    \
+  X(__pread64_chk)                  \
+  X(__recv_chk)                     \
+  X(__recvfrom_chk)                 \
+  X(connect)                        \
+  X(accept)                         \
+  X(accept4)                        \
+  X(eventfd_read)                   \
+  X(eventfd_write)
 
 // The condition-variable calls, looked up with dlvsym(..., "GLIBC_2.3.2"): plain dlsym may
 // return the old 2.2.5 ABI, which must not be used with new-style condition variables.
