@@ -44,12 +44,14 @@ TEST_CASE("a loop's repeated accesses are counted, not recorded, unless PECAN_RE
       const ThreadId worker = trace.thread[EventsOf(trace, EventKind::kRead, flag).front()];
       CHECK(CountBy(trace, worker, EventKind::kRead, counter) == 11);
       CHECK(CountBy(trace, worker, EventKind::kWrite, counter) == 11);
-      // 999 repeats of each of the loop's three accesses, all counted before the first lock.
+      // 999 repeats of each of the loop's three accesses, all counted before the first lock:
+      // on its first event, the read of the mutex that every lock begins with.
       CHECK(RepeatsOfThread(trace, worker) == 3 * 999);
       for (EventIndex i = 0; i < trace.size_events(); ++i) {
         if (trace.RepeatsBefore(i) == 0) continue;
         CHECK(trace.thread[i] == worker);
-        CHECK(trace.kind[i] == EventKind::kLock);
+        CHECK(trace.kind[i] == EventKind::kRead);
+        CHECK(CountBy(trace, worker, EventKind::kLock, trace.addr[i]) > 0);
       }
 
       RecordedRun all = RunRecorded(Program("repeats", compiler), {}, "repeats_all_" + compiler,
