@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "recorder/fd_channel_key.h"
+#include "recorder/libc_byte_access.h"
 #include "recorder/runtime_code_range.h"
 #include "recorder/thread_state.h"
 
@@ -23,20 +24,16 @@ inline bool WatchesFdCall(uint64_t caller_pc) {
   return (tls_thread.gates & kWatched) != 0 && !IsRuntimeCode(caller_pc);
 }
 
-// The kernel reads a sending call's bytes and writes a receiving call's.
-inline void RecordBuffer(EventKind kind, const void* buffer, size_t size, uint64_t pc) {
-  if (size != 0) RecordAccess(kind, reinterpret_cast<uintptr_t>(buffer), size, pc);
-}
-
-// The first `bytes` bytes of a vector call's buffers, in order: all of them for a send, what
-// arrived for a receive. More than IOV_MAX vectors fail the call: they are not looked at.
+// The kernel reads a sending call's bytes and writes a receiving call's (RecordByteRange, one
+// buffer). The first `bytes` bytes of a vector call's buffers, in order: all of them for a send,
+// what arrived for a receive. More than IOV_MAX vectors fail the call: they are not looked at.
 inline void RecordVectors(EventKind kind, const iovec* vectors, size_t count, size_t bytes,
                           uint64_t pc) {
   constexpr size_t kMaxVectors = 1024;  // IOV_MAX on Linux
   if (vectors == nullptr || count > kMaxVectors) return;
   for (size_t i = 0; i < count && bytes > 0; ++i) {
     const size_t size = std::min(vectors[i].iov_len, bytes);
-    RecordBuffer(kind, vectors[i].iov_base, size, pc);
+    RecordByteRange(kind, vectors[i].iov_base, size, pc);
     bytes -= size;
   }
 }

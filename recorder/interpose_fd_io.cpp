@@ -36,7 +36,7 @@ size_t TotalLength(const iovec* vectors, size_t count) {
   PECAN_EXPORT ret name params {                                                        \
     const uint64_t pc = PECAN_CALLER_PC();                                              \
     if (!WatchesFdCall(pc)) return REAL(name) call;                                     \
-    RecordBuffer(EventKind::kRead, buf, count, pc);                                     \
+    RecordByteRange(EventKind::kRead, buf, count, pc);                                  \
     SendingCall sending(fd, destination, length, pc);                                   \
     return REAL(name) call;                                                             \
   }
@@ -72,15 +72,15 @@ PECAN_EXPORT ssize_t sendmsg(int fd, const msghdr* message, int flags) {
 }
 
 // One buffer in.
-#define PECAN_RECEIVE_BUFFER(name, params, call, fd, buf, count)            \
-  PECAN_EXPORT ssize_t name params {                                        \
-    const uint64_t pc = PECAN_CALLER_PC();                                  \
-    if (!WatchesFdCall(pc)) return REAL(name) call;                         \
-    ReceivingCall receiving(fd, pc);                                        \
-    const ssize_t result = REAL(name) call;                                 \
-    receiving.Returned(result);                                             \
-    RecordBuffer(EventKind::kWrite, buf, ReceivedBytes(result, count), pc); \
-    return result;                                                          \
+#define PECAN_RECEIVE_BUFFER(name, params, call, fd, buf, count)               \
+  PECAN_EXPORT ssize_t name params {                                           \
+    const uint64_t pc = PECAN_CALLER_PC();                                     \
+    if (!WatchesFdCall(pc)) return REAL(name) call;                            \
+    ReceivingCall receiving(fd, pc);                                           \
+    const ssize_t result = REAL(name) call;                                    \
+    receiving.Returned(result);                                                \
+    RecordByteRange(EventKind::kWrite, buf, ReceivedBytes(result, count), pc); \
+    return result;                                                             \
   }
 
 PECAN_RECEIVE_BUFFER(read, (int fd, void* buf, size_t count), (fd, buf, count), fd, buf, count)
@@ -139,7 +139,7 @@ PECAN_EXPORT int eventfd_read(int fd, eventfd_t* value) {
   ReceivingCall receiving(fd, pc);
   const int result = REAL(eventfd_read)(fd, value);
   receiving.Returned(result, true);
-  if (result == 0) RecordBuffer(EventKind::kWrite, value, sizeof *value, pc);
+  if (result == 0) RecordByteRange(EventKind::kWrite, value, sizeof *value, pc);
   return result;
 }
 

@@ -8,6 +8,7 @@
 
 #include "recorder/export.h"
 #include "recorder/real_functions.h"
+#include "recorder/runtime_code_range.h"
 #include "recorder/thread_state.h"
 
 // Declares `internal`, exported under the libc name `symbol`. The assembler name sidesteps the
@@ -38,9 +39,11 @@ class RealLibcFunction {
 };
 
 // A read or write of `size` bytes at `addr` by the calling thread, if it records accesses.
-// Empty ranges record nothing. The thread's own stack is filtered as for compiled accesses.
+// Empty ranges record nothing, and neither do the runtime's own calls (its code is not the
+// program's). The thread's own stack is filtered as for compiled accesses.
 inline void RecordByteRange(EventKind kind, const void* addr, size_t size, uint64_t pc) {
-  if (size != 0) RecordAccess(kind, reinterpret_cast<uintptr_t>(addr), size, pc);
+  if (size != 0 && !IsRuntimeCode(pc))
+    RecordAccess(kind, reinterpret_cast<uintptr_t>(addr), size, pc);
 }
 
 inline void RecordByteRead(const void* addr, size_t size, uint64_t pc) {
