@@ -1,0 +1,193 @@
+// The instrumented modules' relocations, walked through their dynamic sections: every
+// JUMP_SLOT, GLOB_DAT or absolute 64-bit slot that names a function the runtime defines gets the
+// runtime's definition. Runs at start-up and for each dlopen(), never on the hot path.
+#include "recorder/plt_redirect.h"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <link.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdint>
+#include <cstring>
+
+#include "recorder/load_order.h"
+#include "recorder/spin_lock.h"
+#include "recorder/thread_state.h"
+
+namespace pecan::rt {
+namespace {
+
+#if defined(__x86_64__)
+constexpr uint32_t kJumpSlot = R_X86_64_JUMP_SLOT;
+constexpr uint32_t kGlobalData = R_X86_64_GLOB_DAT;
+constexpr uint32_t kAbsolute64 = R_X86_64_64;
+#elif defined(__aarch64__)
+constexpr uint32_t kJumpSlot = R_AARCH64_JUMP_SLOT;
+constexpr uint32_t kGlobalData = R_AARCH64_GLOB_DAT;
+constexpr uint32_t kAbsolute64 = R_AARCH64_ABS64;
+#else
+#error "plt_redirect.cpp knows the relocation types of x86-64 and AArch64 only"
+#endif
+
+using ElfSym = ElfW(Sym);
+using ElfRela = ElfW(Rela);
+using ElfDyn = ElfW(Dyn);
+using ElfAddr = ElfW(Addr);
+using ElfPhdr = ElfW(Phdr);
+
+std::atomic<bool> redirecting{false};
+std::atomic<bool> failed{false};
+unsigned long long seen_adds = 0;  // dlpi_adds at the last pass: no new module, nothing to do
+SpinLock pass_lock;
+
+// A module's dynamic section, its addresses made absolute (glibc has relocated most of them in
+// place already; the vDSO's are still relative).
+struct DynamicInfo {
+  const ElfSym* symbols = nullptr;
+  const char* strings = nullptr;
+  const ElfRela* plt_relocations = nullptr;
+  size_t plt_bytes = 0;
+  const ElfRela* relocations = nullptr;
+  size_t relocation_bytes = 0;
+  bool plt_uses_rela = true;
+};
+
+template <typename T>
+const T* Absolute(ElfAddr base, ElfAddr pointer) {
+  return reinterpret_cast<const T*>(pointer < base ? base + pointer : pointer);
+}
+
+bool ReadDynamic(const dl_phdr_info& module, DynamicInfo& info) {
+  const ElfDyn* dynamic = nullptr;
+  for (int i = 0; i < module.dlpi_phnum; ++i)
+    if (module.dlpi_phdr[i].p_type == PT_DYNAMIC)
+      dynamic = reinterpret_cast<const ElfDyn*>(module.dlpi_addr + module.dlpi_phdr[i].p_vaddr);
+  if (dynamic == nullptr) return false;
+  const ElfAddr base = module.dlpi_addr;
+  for (const ElfDyn* entry = dynamic; entry->d_tag != DT_NULL; ++entry) {
+    switch (entry->d_tag) {
+      case DT_SYMTAB:
+        info.symbols = Absolute<ElfSym>(base, entry->d_un.d_ptr);
+        break;
+      case DT_STRTAB:
+        info.strings = Absolute<char>(base, entry->d_un.d_ptr);
+        break;
+      case DT_JMPREL:
+        info.plt_relocations = Absolute<ElfRela>(base, entry->d_un.d_ptr);
+        break;
+      case DT_PLTRELSZ:
+        info.plt_bytes = entry->d_un.d_val;
+        break;
+      case DT_PLTREL:
+        info.plt_uses_rela = entry->d_un.d_val == DT_RELA;
+        break;
+      case DT_RELA:
+        info.relocations = Absolute<ElfRela>(base, entry->d_un.d_ptr);
+        break;
+      case DT_RELASZ:
+        info.relocation_bytes = entry->d_un.d_val;
+        break;
+      default:
+        break;
+    }
+  }
+  return info.symbols != nullptr && info.strings != nullptr && info.plt_uses_rela;
+}
+
+const char* SymbolName(const DynamicInfo& info, const ElfRela& relocation) {
+  const ElfSym& symbol = info.symbols[ELF64_R_SYM(relocation.r_info)];
+  return info.strings + symbol.st_name;
+}
+
+// Calls `visit(relocation)` for the module's PLT and dynamic relocations that name a symbol.
+template <typename Visit>
+void ForEachSymbolRelocation(const DynamicInfo& info, Visit visit) {
+  const ElfRela* tables[] = {info.plt_relocations, info.relocations};
+  const size_t sizes[] = {info.plt_bytes, info.relocation_bytes};
+  for (int t = 0; t < 2; ++t) {
+    if (tables[t] == nullptr) continue;
+    for (size_t i = 0; i < sizes[t] / sizeof(ElfRela); ++i)
+      if (ELF64_R_SYM(tables[t][i].r_info) != 0) visit(tables[t][i]);
+  }
+}
+
+// Instrumented code calls __tsan_init from its constructors (and __tsan_func_entry, ...).
+bool ReferencesInstrumentation(const DynamicInfo& info) {
+  bool found = false;
+  ForEachSymbolRelocation(info, [&](const ElfRela& relocation) {
+    found = found || std::strncmp(SymbolName(info, relocation), "__tsan_", 7) == 0;
+  });
+  return found;
+}
+
+// Makes the module's read-only-after-relocation part (PT_GNU_RELRO) writable or read-only again.
+void ProtectRelro(const dl_phdr_info& module, int protection) {
+  const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
+  for (int i = 0; i < module.dlpi_phnum; ++i) {
+    const ElfPhdr& header = module.dlpi_phdr[i];
+    if (header.p_type != PT_GNU_RELRO) continue;
+    const uintptr_t begin = (module.dlpi_addr + header.p_vaddr) & ~(page - 1);
+    const uintptr_t end =
+        (module.dlpi_addr + header.p_vaddr + header.p_memsz + page - 1) & ~(page - 1);
+    if (mprotect(reinterpret_cast<void*>(begin), end - begin, protection) != 0) failed = true;
+  }
+}
+
+void Redirect(const dl_phdr_info& module, void* runtime) {
+  DynamicInfo info;
+  if (!ReadDynamic(module, info) || !ReferencesInstrumentation(info)) return;
+  ProtectRelro(module, PROT_READ | PROT_WRITE);
+  ForEachSymbolRelocation(info, [&](const ElfRela& relocation) {
+    const uint32_t type = ELF64_R_TYPE(relocation.r_info);
+    if (type != kJumpSlot && type != kGlobalData && type != kAbsolute64) return;
+    const char* name = SymbolName(info, relocation);
+    void* definition = dlsym(runtime, name);
+    if (!DefinedByRuntime(definition)) return;  // not ours, or libc's behind us in that scope
+    auto* slot = reinterpret_cast<uintptr_t*>(module.dlpi_addr + relocation.r_offset);
+    *slot = reinterpret_cast<uintptr_t>(definition) +
+            (type == kAbsolute64 ? uintptr_t(relocation.r_addend) : 0);
+  });
+  ProtectRelro(module, PROT_READ);
+}
+
+int VisitModule(dl_phdr_info* module, size_t, void* runtime) {
+  if (module->dlpi_name != nullptr && std::strncmp(module->dlpi_name, "linux-vdso", 10) == 0)
+    return 0;
+  Redirect(*module, runtime);
+  return 0;
+}
+
+int ReadAdds(dl_phdr_info* module, size_t, void* adds) {
+  *static_cast<unsigned long long*>(adds) = module->dlpi_adds;
+  return 1;
+}
+
+}  // namespace
+
+bool RedirectInstrumentedModules() {
+  if (failed.load(std::memory_order_relaxed)) return false;
+  RuntimeScope scope;  // dlopen/dlsym may allocate
+  SpinLockGuard guard(pass_lock);
+  unsigned long long adds = 0;
+  dl_iterate_phdr(ReadAdds, &adds);
+  if (redirecting.load(std::memory_order_relaxed) && adds == seen_adds) return true;
+  void* runtime = dlopen(RuntimeLibraryPath(), RTLD_NOW | RTLD_NOLOAD);
+  if (runtime == nullptr) {
+    failed = true;
+    return false;
+  }
+  dl_iterate_phdr(VisitModule, runtime);
+  dlclose(runtime);
+  seen_adds = adds;
+  redirecting.store(true, std::memory_order_release);
+  return !failed.load(std::memory_order_relaxed);
+}
+
+bool RedirectingModules() {
+  return redirecting.load(std::memory_order_acquire);
+}
+
+}  // namespace pecan::rt
