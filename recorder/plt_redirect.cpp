@@ -123,16 +123,18 @@ bool ReferencesInstrumentation(const DynamicInfo& info) {
   return found;
 }
 
-// Makes the module's read-only-after-relocation part (PT_GNU_RELRO) writable or read-only again.
+// Makes the module's read-only-after-relocation part (PT_GNU_RELRO) writable or read-only again:
+// the pages ld.so protected, both ends rounded down as it does (the page the part ends in holds
+// writable data too and was left writable).
 void ProtectRelro(const dl_phdr_info& module, int protection) {
   const uintptr_t page = uintptr_t(sysconf(_SC_PAGESIZE));
   for (int i = 0; i < module.dlpi_phnum; ++i) {
     const ElfPhdr& header = module.dlpi_phdr[i];
     if (header.p_type != PT_GNU_RELRO) continue;
     const uintptr_t begin = (module.dlpi_addr + header.p_vaddr) & ~(page - 1);
-    const uintptr_t end =
-        (module.dlpi_addr + header.p_vaddr + header.p_memsz + page - 1) & ~(page - 1);
-    if (mprotect(reinterpret_cast<void*>(begin), end - begin, protection) != 0) failed = true;
+    const uintptr_t end = (module.dlpi_addr + header.p_vaddr + header.p_memsz) & ~(page - 1);
+    if (begin != end && mprotect(reinterpret_cast<void*>(begin), end - begin, protection) != 0)
+      failed = true;
   }
 }
 

@@ -13,6 +13,7 @@
 #include <catch2/catch.hpp>
 
 #include "e2e_support.h"
+#include "library_mode_more_paths.h"
 #include "library_mode_paths.h"
 
 namespace {
@@ -73,11 +74,9 @@ namespace {
 
 // The host run as the runtime docs describe, without pecan and without LD_PRELOAD.
 pecan::cli::ChildResult RunDirectly(const std::string& dir, const std::string& trace,
-                                    const std::vector<std::string>& arguments,
-                                    std::string& output) {
+                                    const std::vector<std::string>& command, std::string& output) {
   pecan::cli::ChildSpec spec;
-  spec.argv = {kInstrumentedLibraryHost};
-  spec.argv.insert(spec.argv.end(), arguments.begin(), arguments.end());
+  spec.argv = command;
   spec.environment = {{"PECAN_MODE", "record"}, {"PECAN_TRACE", trace}};
   spec.unset_environment = {"LD_PRELOAD", "PECAN_QUIET"};
   spec.stdout_path = dir + "/run.log";
@@ -88,14 +87,13 @@ pecan::cli::ChildResult RunDirectly(const std::string& dir, const std::string& t
   return result;
 }
 
-}  // namespace
-
-TEST_CASE("the plain host run directly with PECAN_MODE=record records the library's threads",
-          "[e2e][library-mode]") {
-  const std::string dir = e2e::FreshDirectory("library-mode-direct");
+// Runs `command` directly with PECAN_MODE=record and checks that it recorded the library's race
+// (and not the locked update), with one runtime line about library mode.
+void CheckRecordedDirectly(const std::string& name, const std::vector<std::string>& command) {
+  const std::string dir = e2e::FreshDirectory(name);
   const std::string trace = dir + "/direct.pecan";
   std::string output;
-  const pecan::cli::ChildResult result = RunDirectly(dir, trace, {}, output);
+  const pecan::cli::ChildResult result = RunDirectly(dir, trace, command, output);
   INFO("output:\n" << output);
   REQUIRE(result.exited);
   CHECK(result.exit_status == 0);
@@ -116,6 +114,21 @@ TEST_CASE("the plain host run directly with PECAN_MODE=record records the librar
     CHECK_FALSE((finding["pattern"] == "race" && TouchesLine(finding, kLockedLine)));
 }
 
+}  // namespace
+
+TEST_CASE("the plain host run directly with PECAN_MODE=record records the library's threads",
+          "[e2e][library-mode]") {
+  CheckRecordedDirectly("library-mode-direct", {kInstrumentedLibraryHost});
+}
+
+TEST_CASE("run directly, a library with full RELRO is redirected too", "[e2e][library-mode]") {
+  CheckRecordedDirectly("library-mode-relro", {kRelroLibraryHost});
+}
+
+TEST_CASE("run directly, a dlopen()ed instrumented plugin is recorded", "[e2e][library-mode]") {
+  CheckRecordedDirectly("library-mode-plugin", {kPluginHost, kInstrumentedLibrary});
+}
+
 TEST_CASE("threads the runtime did not see start call the library without harm",
           "[e2e][library-mode]") {
   // Run directly, the host's own thread bypasses the runtime; the library's threads it starts
@@ -123,7 +136,7 @@ TEST_CASE("threads the runtime did not see start call the library without harm",
   const std::string dir = e2e::FreshDirectory("library-mode-unseen");
   std::string output;
   const pecan::cli::ChildResult result =
-      RunDirectly(dir, dir + "/direct.pecan", {"threaded"}, output);
+      RunDirectly(dir, dir + "/direct.pecan", {kInstrumentedLibraryHost, "threaded"}, output);
   INFO("output:\n" << output);
   REQUIRE(result.exited);
   CHECK(result.exit_status == 0);
