@@ -12,6 +12,7 @@
 #include <atomic>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #include "recorder/load_order.h"
 #include "recorder/spin_lock.h"
@@ -40,8 +41,18 @@ using ElfPhdr = ElfW(Phdr);
 
 std::atomic<bool> redirecting{false};
 std::atomic<bool> failed{false};
-unsigned long long seen_adds = 0;  // dlpi_adds at the last pass: no new module, nothing to do
-SpinLock pass_lock;
+// dlpi_adds at the last pass: no module added since, nothing to do.
+std::atomic<unsigned long long> seen_adds{0};
+// Held only around making RELRO writable, writing and making it read-only again, never over a
+// call that takes the loader's locks: a dlopen() holds those while the new module's constructor
+// calls __tsan_init and with it a pass of its own.
+SpinLock write_lock;
+
+// One slot to point at the runtime's definition.
+struct SlotWrite {
+  uintptr_t* slot = nullptr;
+  uintptr_t value = 0;
+};
 
 // A module's dynamic section, its addresses made absolute (glibc has relocated most of them in
 // place already; the vDSO's are still relative).
@@ -138,27 +149,40 @@ void ProtectRelro(const dl_phdr_info& module, int protection) {
   }
 }
 
-void Redirect(const dl_phdr_info& module, void* runtime) {
+// The slots of an instrumented module that name a function the runtime defines, and the
+// runtime's definition for each (none for a module without instrumentation).
+std::vector<SlotWrite> PlanRedirect(const dl_phdr_info& module, void* runtime) {
+  std::vector<SlotWrite> writes;
   DynamicInfo info;
-  if (!ReadDynamic(module, info) || !ReferencesInstrumentation(info)) return;
-  ProtectRelro(module, PROT_READ | PROT_WRITE);
+  if (!ReadDynamic(module, info) || !ReferencesInstrumentation(info)) return writes;
   ForEachSymbolRelocation(info, [&](const ElfRela& relocation) {
     const uint32_t type = ELF64_R_TYPE(relocation.r_info);
     if (type != kJumpSlot && type != kGlobalData && type != kAbsolute64) return;
     const char* name = SymbolName(info, relocation);
     void* definition = dlsym(runtime, name);
     if (!DefinedByRuntime(definition)) return;  // not ours, or libc's behind us in that scope
-    auto* slot = reinterpret_cast<uintptr_t*>(module.dlpi_addr + relocation.r_offset);
-    *slot = reinterpret_cast<uintptr_t>(definition) +
-            (type == kAbsolute64 ? uintptr_t(relocation.r_addend) : 0);
+    writes.push_back({reinterpret_cast<uintptr_t*>(module.dlpi_addr + relocation.r_offset),
+                      reinterpret_cast<uintptr_t>(definition) +
+                          (type == kAbsolute64 ? uintptr_t(relocation.r_addend) : 0)});
   });
+  return writes;
+}
+
+void Redirect(const dl_phdr_info& module, const std::vector<SlotWrite>& writes) {
+  if (writes.empty()) return;
+  SpinLockGuard guard(write_lock);
+  ProtectRelro(module, PROT_READ | PROT_WRITE);
+  for (const SlotWrite& write : writes) *write.slot = write.value;
   ProtectRelro(module, PROT_READ);
 }
 
-int VisitModule(dl_phdr_info* module, size_t, void* runtime) {
+// Copies each loaded module's description; the redirecting happens after dl_iterate_phdr has
+// returned, because dlsym and dladdr take the loader's other lock (a concurrent dlopen holds that
+// one and waits for dl_iterate_phdr's).
+int CollectModule(dl_phdr_info* module, size_t, void* modules) {
   if (module->dlpi_name != nullptr && std::strncmp(module->dlpi_name, "linux-vdso", 10) == 0)
     return 0;
-  Redirect(*module, runtime);
+  static_cast<std::vector<dl_phdr_info>*>(modules)->push_back(*module);
   return 0;
 }
 
@@ -171,19 +195,23 @@ int ReadAdds(dl_phdr_info* module, size_t, void* adds) {
 
 bool RedirectInstrumentedModules() {
   if (failed.load(std::memory_order_relaxed)) return false;
-  RuntimeScope scope;  // dlopen/dlsym may allocate
-  SpinLockGuard guard(pass_lock);
+  RuntimeScope scope;  // dlopen, dlsym and the module list allocate
   unsigned long long adds = 0;
   dl_iterate_phdr(ReadAdds, &adds);
-  if (redirecting.load(std::memory_order_relaxed) && adds == seen_adds) return true;
+  if (redirecting.load(std::memory_order_acquire) &&
+      adds == seen_adds.load(std::memory_order_relaxed))
+    return true;
   void* runtime = dlopen(RuntimeLibraryPath(), RTLD_NOW | RTLD_NOLOAD);
   if (runtime == nullptr) {
     failed = true;
     return false;
   }
-  dl_iterate_phdr(VisitModule, runtime);
+  std::vector<dl_phdr_info> modules;
+  dl_iterate_phdr(CollectModule, &modules);
+  // Passes may overlap (threads dlopen()ing at once): each writes the same values.
+  for (const dl_phdr_info& module : modules) Redirect(module, PlanRedirect(module, runtime));
   dlclose(runtime);
-  seen_adds = adds;
+  seen_adds.store(adds, std::memory_order_relaxed);
   redirecting.store(true, std::memory_order_release);
   return !failed.load(std::memory_order_relaxed);
 }
