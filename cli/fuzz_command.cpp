@@ -18,6 +18,7 @@
 #include "cli/fuzz_noise.h"
 #include "cli/fuzz_race_targets.h"
 #include "cli/fuzz_report.h"
+#include "cli/library_runtime.h"
 #include "cli/program_file.h"
 #include "cli/program_lookup.h"
 #include "cli/workflow_child_process.h"
@@ -254,7 +255,8 @@ int RunFuzz(FuzzOptions options) {
     throw PecanError("fuzz: no program given (pecan fuzz -- PROGRAM [ARGS...])");
   const std::string program = RequireExecutable(options.command.front(), "fuzz: ");
   if (const ProgramFile facts = InspectProgramFile(program);
-      facts.is_elf && !facts.loads_runtime && !RuntimePreloaded()) {
+      facts.is_elf && !facts.loads_runtime && !RuntimePreloaded() &&
+      LibraryRuntime(program, facts).empty()) {
     throw PecanError("fuzz: " + options.command.front() + " does not load " + kRuntimeLibrary +
                      ": build it with pecan-cc / pecan-c++ or pecan_instrument()");
   }

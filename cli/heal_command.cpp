@@ -19,6 +19,7 @@
 #include "cli/command.h"
 #include "cli/foreground_child.h"
 #include "cli/heal_targets.h"
+#include "cli/library_runtime.h"
 #include "cli/program_file.h"
 #include "cli/program_lookup.h"
 #include "trace_format/error.h"
@@ -115,8 +116,10 @@ std::string Summary(const HealTargets& targets, const HealStats& stats) {
   return text;
 }
 
-std::string WhyNotHealable(const std::string& program, const ProgramFile& build) {
-  if (!build.is_elf || build.loads_runtime || RuntimePreloaded()) return {};
+std::string WhyNotHealable(const std::string& program, const ProgramFile& build,
+                           const std::string& library_runtime) {
+  if (!build.is_elf || build.loads_runtime || RuntimePreloaded() || !library_runtime.empty())
+    return {};
   if (build.loads_tsan_runtime)
     return program +
            " was linked with ThreadSanitizer's runtime, not pecan's: relink it with pecan-cc / "
@@ -157,8 +160,9 @@ int RunHeal(HealOptions options) {
     throw PecanError("heal: no program given (pecan heal REPORT -- PROGRAM [ARGS...])");
   const HealTargets targets = ReadHealTargets(options.report, options.race_id);
   const std::string program = RequireExecutable(options.command.front(), "heal: ");
-  if (const std::string reason =
-          WhyNotHealable(options.command.front(), InspectProgramFile(program));
+  const ProgramFile build = InspectProgramFile(program);
+  const std::string library_runtime = LibraryRuntime(program, build);
+  if (const std::string reason = WhyNotHealable(options.command.front(), build, library_runtime);
       !reason.empty())
     throw PecanError("heal: " + reason);
 
@@ -173,6 +177,7 @@ int RunHeal(HealOptions options) {
   std::map<std::string, std::string> environment{
       {"PECAN_MODE", "heal"}, {"PECAN_HEAL", heal_file}, {"PECAN_HEAL_STATS", stats_file}};
   if (options.quiet) environment["PECAN_QUIET"] = "1";
+  PreloadLibraryRuntime(library_runtime, environment);
   int status = 0;
   {
     ForegroundChild child(program, options.command, MergedEnvironment(environment, {"PECAN_TRACE"}),

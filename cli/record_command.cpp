@@ -20,6 +20,7 @@
 
 #include "cli/command.h"
 #include "cli/foreground_child.h"
+#include "cli/library_runtime.h"
 #include "cli/program_file.h"
 #include "cli/program_lookup.h"
 #include "cli/record_deadlock_text.h"
@@ -70,9 +71,12 @@ struct RecordOptions {
   std::vector<std::string> command;
 };
 
-// Explains why `program` cannot be recorded and how to build it; empty when it can be.
-std::string WhyNotRecordable(const std::string& program, const ProgramFile& build) {
-  if (!build.is_elf || build.loads_runtime || RuntimePreloaded()) return {};
+// Explains why `program` cannot be recorded and how to build it; empty when it can be (a library
+// of it loading the runtime, `library_runtime`, is enough).
+std::string WhyNotRecordable(const std::string& program, const ProgramFile& build,
+                             const std::string& library_runtime) {
+  if (!build.is_elf || build.loads_runtime || RuntimePreloaded() || !library_runtime.empty())
+    return {};
   if (build.loads_tsan_runtime) {
     return program +
            " was linked with ThreadSanitizer's runtime (-fsanitize=thread at link "
@@ -226,7 +230,9 @@ int RunRecord(const RecordOptions& options) {
     throw PecanError("record: no program given (pecan record -- PROGRAM [ARGS...])");
   std::string program = RequireExecutable(options.command.front(), "record: ");
   ProgramFile build = InspectProgramFile(program);
-  if (std::string reason = WhyNotRecordable(options.command.front(), build); !reason.empty()) {
+  const std::string library_runtime = LibraryRuntime(program, build);
+  if (std::string reason = WhyNotRecordable(options.command.front(), build, library_runtime);
+      !reason.empty()) {
     std::cerr << "pecan: error: record: " << reason << "\n" << kBuildHelp << "\n";
     return 2;
   }
@@ -244,10 +250,11 @@ int RunRecord(const RecordOptions& options) {
   // runtime gets an absolute path because the program may change its working directory.
   std::string absolute_pattern = std::filesystem::absolute(pattern).string();
   CheckTraceWritable(absolute_pattern, program);
+  std::map<std::string, std::string> environment = RuntimeEnvironment(options, absolute_pattern);
+  PreloadLibraryRuntime(library_runtime, environment);
   pid_t pid = 0;
-  const SupervisedEnd end = RunAndWait(
-      program, options.command, MergedEnvironment(RuntimeEnvironment(options, absolute_pattern)),
-      options.timeout, pid);
+  const SupervisedEnd end =
+      RunAndWait(program, options.command, MergedEnvironment(environment), options.timeout, pid);
   const int status = end.status;
   std::string trace_path = ExpandTracePattern(pattern, pid, program);
 

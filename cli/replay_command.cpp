@@ -15,6 +15,8 @@
 
 #include "cli/before_each.h"
 #include "cli/command.h"
+#include "cli/library_runtime.h"
+#include "cli/program_file.h"
 #include "cli/program_lookup.h"
 #include "cli/replay_gdb_script.h"
 #include "cli/replay_output.h"
@@ -181,6 +183,7 @@ int Replay(ReplayCliOptions options) {
   if (!options.may_trigger.empty())
     environment["PECAN_MAY_TRIGGER"] = std::filesystem::absolute(options.may_trigger).string();
   environment["PECAN_EXPECT_EXIT"] = std::to_string(options.expect_exit);
+  PreloadLibraryRuntime(LibraryRuntime(program, InspectProgramFile(program)), environment);
   if (!options.trace.empty())
     environment["PECAN_TRACE"] = std::filesystem::absolute(options.trace).string();
   const std::string failure_clip = FailureClipPath(options, clip);

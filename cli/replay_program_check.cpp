@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 
+#include "cli/library_runtime.h"
 #include "cli/program_file.h"
 #include "cli/program_lookup.h"
 #include "trace_format/error.h"
@@ -51,7 +52,8 @@ void CheckProgramMatchesClip(const std::string& clip_path, const std::string& gi
                      "replayed");
   }
   ProgramFile facts = InspectProgramFile(program);
-  if (facts.is_elf && !facts.loads_runtime && !RuntimePreloaded()) {
+  if (facts.is_elf && !facts.loads_runtime && !RuntimePreloaded() &&
+      LibraryRuntime(program, facts).empty()) {
     throw PecanError("replay: " + given + " does not load " + kRuntimeLibrary +
                      ": build it with pecan-cc / pecan-c++ or pecan_instrument(), as for "
                      "recording");

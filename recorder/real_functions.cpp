@@ -1,9 +1,11 @@
 // Looking up the real libc/pthread functions behind the runtime's interposers.
-// A missing function stays nullptr; its interposer then fails the way libc would (ENOSYS).
+// A missing function stays nullptr; its interposer then fails the way libc would (ENOSYS). The
+// runtime's own definitions are never taken for the real ones (load_order.h).
 #include "recorder/real_functions.h"
 
 #include <dlfcn.h>
 
+#include "recorder/load_order.h"
 #include "recorder/thread_state.h"
 
 namespace pecan::rt::real {
@@ -16,17 +18,33 @@ PECAN_REAL_COND_FUNCTION_LIST(PECAN_DEFINE_REAL)
 }  // namespace pecan::rt::real
 
 namespace pecan::rt {
+namespace {
+
+void* LookUpIn(void* scope, const char* name, const char* version) {
+  return version != nullptr ? dlvsym(scope, name, version) : dlsym(scope, name);
+}
+
+// The next definition of `name` after ours. RTLD_NEXT sees only the modules after this one in
+// the lookup order; when the runtime was loaded after libc (it came with an instrumented library
+// of a program not linked with it) libc lies before it, and the first definition in the whole
+// order that is not ours is the real one.
+void* RealDefinition(const char* name, const char* version = nullptr) {
+  if (void* next = LookUpIn(RTLD_NEXT, name, version)) return next;
+  void* first = LookUpIn(RTLD_DEFAULT, name, version);
+  return DefinedByRuntime(first) ? nullptr : first;
+}
+
+}  // namespace
 
 void ResolveRealFunctions() {
   RuntimeScope scope;  // dlsym may allocate
-#define PECAN_RESOLVE(name) \
-  real::name = reinterpret_cast<decltype(&::name)>(dlsym(RTLD_NEXT, #name));
+#define PECAN_RESOLVE(name) real::name = reinterpret_cast<decltype(&::name)>(RealDefinition(#name));
   PECAN_REAL_FUNCTION_LIST(PECAN_RESOLVE)
 #undef PECAN_RESOLVE
-#define PECAN_RESOLVE_COND(name)                                                             \
-  real::name = reinterpret_cast<decltype(&::name)>(dlvsym(RTLD_NEXT, #name, "GLIBC_2.3.2")); \
-  if (real::name == nullptr)                                                                 \
-    real::name = reinterpret_cast<decltype(&::name)>(dlsym(RTLD_NEXT, #name));
+#define PECAN_RESOLVE_COND(name)                                                          \
+  real::name = reinterpret_cast<decltype(&::name)>(RealDefinition(#name, "GLIBC_2.3.2")); \
+  if (real::name == nullptr)                                                              \
+    real::name = reinterpret_cast<decltype(&::name)>(RealDefinition(#name));
   PECAN_REAL_COND_FUNCTION_LIST(PECAN_RESOLVE_COND)
 #undef PECAN_RESOLVE_COND
 }

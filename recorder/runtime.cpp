@@ -16,7 +16,9 @@
 #include "recorder/atomic_stripes.h"
 #include "recorder/fatal_signals.h"
 #include "recorder/global_stamp.h"
+#include "recorder/load_order.h"
 #include "recorder/object_sequences.h"
+#include "recorder/plt_redirect.h"
 #include "recorder/real_functions.h"
 #include "recorder/runtime_messages.h"
 #include "recorder/section_hooks.h"
@@ -86,6 +88,16 @@ TraceMeta BuildTraceMeta(const RuntimeConfig& settings) {
   meta.settings.drop_repeats = settings.drop_repeats;
   return meta;
 }
+
+// Library mode without LD_PRELOAD, when the instrumented modules' calls could not be redirected
+// to the runtime (plt_redirect.h): it would see no thread start, so the run goes on unrecorded.
+constexpr const char* kLoadedAfterLibc =
+    "libpecan_rt.so was loaded after libc (by an instrumented library of a program not linked "
+    "with it) and cannot redirect that library's calls to itself";
+// Library mode without LD_PRELOAD, redirected: what the trace will lack.
+constexpr const char* kRedirectedLibraries =
+    "library mode (libpecan_rt.so loaded after libc): recording the threads instrumented code "
+    "starts; threads the program starts itself run unrecorded (`pecan record` sees them too)";
 
 void RecordExitStatus(int status, void*) {
   exit_status.store(status & 0xff, std::memory_order_relaxed);
@@ -159,11 +171,23 @@ void InitializeRuntime() {
     RuntimeScope scope;
     ResolveRealFunctions();
     config = new RuntimeConfig(ReadRuntimeConfig());
+    // Library mode: an instrumented library brought the runtime in after libc.
+    const bool late = config->mode != RuntimeMode::kOff && !InterposersComeFirst();
+    const bool bypassed = late && !RedirectInstrumentedModules();
+    if (late && !bypassed && config->mode == RuntimeMode::kRecord) {
+      RuntimeMessage(kRedirectedLibraries);
+    }
+    if (bypassed && config->mode != RuntimeMode::kReplay) {
+      RuntimeMessage(kLoadedAfterLibc, "; running unrecorded (use `pecan record`, or LD_PRELOAD=",
+                     (std::string(RuntimeLibraryPath()) + ")").c_str());
+      config->mode = RuntimeMode::kOff;
+    }
     if (config->mode == RuntimeMode::kReplay) {
       // Replay records as usual (so each thread yields the recorded run's events, with the
       // clip's settings), into PECAN_TRACE if given, else nowhere; every event first waits
       // for its turn in the clip's schedule. A forked child neither records nor replays.
       StartReplayMode(config->func_events, config->stack_accesses);
+      if (bypassed) ReplayCannotStart(kLoadedAfterLibc);
       config->fork_policy = ForkPolicy::kStop;
       config->deadlock_wait_ms = 0;  // the replayer's watchdog judges a stuck replay
       if (getenv("PECAN_TRACE") == nullptr) config->trace_path = "/dev/null";
@@ -171,6 +195,7 @@ void InitializeRuntime() {
     if (config->mode == RuntimeMode::kHeal) {
       // Nothing is recorded: the healing monitor alone sees the threads (heal_sections.h).
       unsetenv("PECAN_MODE");
+      LeaveOutOfChildrenPreload();
       InitThreadLifecycle();
       StartSectionMonitors(false);
       healing = SectionsActive();
@@ -178,6 +203,7 @@ void InitializeRuntime() {
     } else if (config->mode != RuntimeMode::kOff) {
       // Programs this one starts (exec, system, posix_spawn) must not record over our trace.
       unsetenv("PECAN_MODE");
+      LeaveOutOfChildrenPreload();
       InitThreadLifecycle();
       recording = StartRecording();
       StartSectionMonitors(recording && config->mode == RuntimeMode::kRecord);

@@ -4,6 +4,7 @@
 #include <cstddef>
 
 #include "recorder/export.h"
+#include "recorder/plt_redirect.h"
 #include "recorder/runtime.h"
 #include "recorder/thread_lifecycle.h"
 #include "recorder/thread_state.h"
@@ -30,6 +31,7 @@ inline uint64_t Address(const volatile void* addr) {
 // Called from a constructor of every instrumented object, possibly many times, very early.
 PECAN_EXPORT void __tsan_init() {
   InitializeRuntime();
+  if (RedirectingModules()) RedirectInstrumentedModules();  // a dlopen()ed instrumented module
 }
 
 PECAN_EXPORT void __tsan_flush_memory() {}
