@@ -51,7 +51,7 @@ void ResolveRealFunctions() {
 
 void* LookupNextDefinition(const char* name) {
   RuntimeScope scope;  // dlsym may allocate
-  return dlsym(RTLD_NEXT, name);
+  return RealDefinition(name);
 }
 
 // Before any other constructor of this library (and of every object that depends on it).

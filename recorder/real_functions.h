@@ -144,8 +144,8 @@ namespace pecan::rt {
 // again lazily if an interposed function is called before that.
 void ResolveRealFunctions();
 
-// The next definition of `name` after the runtime (dlsym RTLD_NEXT), or nullptr: for the
-// interposers that keep their own lazily resolved pointers (libc_byte_access.h).
+// The real definition of `name`, as ResolveRealFunctions finds it (never the runtime's own), or
+// nullptr: for the interposers that keep their own lazily resolved pointers (libc_byte_access.h).
 void* LookupNextDefinition(const char* name);
 
 }  // namespace pecan::rt
