@@ -32,6 +32,10 @@ inline constexpr uint64_t kStackGranules = uint64_t{1} << 20;
 // (Hidden: read PC-relative on the hot path, not through the GOT.)
 extern std::atomic<uint16_t> stack_granules[kStackGranules] __attribute__((visibility("hidden")));
 
+// Bumped whenever a thread's stack is registered or withdrawn: a thread's cached range of another stack that
+// is shared already (ThreadState::known_shared_*) holds only while this has not changed.
+extern std::atomic<uint32_t> stack_generation __attribute__((visibility("hidden")));
+
 // At most this many live threads have their stacks registered; the stacks of threads beyond it
 // are not found by other threads (their own pthread_create rule still applies).
 inline constexpr uint32_t kMaxRegisteredStacks = 4096;
@@ -51,10 +55,10 @@ void UnregisterStack(ThreadState& t);
 // Safe from any thread while `owner` is registered.
 void ShareStackFrom(ThreadState& owner, uint64_t addr);
 
-// The calling thread recorded an access at `addr`, outside its own stack, where
+// The calling thread `self` recorded an access at `addr`, outside its own stack, where
 // MayBeThreadStack holds: if it lies in another live thread's stack, that thread's stack is
-// shared from there on.
-void NoteForeignStackAccess(uint64_t addr);
+// shared from there on. Remembers in `self` the part of that stack known to be shared.
+void NoteForeignStackAccess(ThreadState& self, uint64_t addr);
 
 // Fork child: the parent's other threads do not exist here.
 void ForgetStacksAfterFork();

@@ -62,6 +62,11 @@ struct ThreadState {
   uint64_t blocking_calls = 0;  // untimed blocking calls entered so far
   int32_t section_slot = -1;    // the thread's slot in the noise monitor's table (-1: none)
   int32_t stack_slot = -1;      // the thread's entry among the registered stacks (-1: none)
+  // Part of another thread's stack this thread found shared already, valid while
+  // stack_generation is known_shared_generation: its accesses there need no lookup.
+  uint64_t known_shared_lo = 0;
+  uint64_t known_shared_bytes = 0;
+  uint32_t known_shared_generation = 0;
 };
 
 // constinit: no TLS wrapper call on each access (the state is zero-initialized).
@@ -121,9 +126,11 @@ inline void BeforeSectionEvent(ThreadState& t, EventKind kind, uint64_t target) 
 
 // A recorded access of `t` that may lie in another thread's stack shares that stack from there
 // on (stack_sharing.h). One load for nearly every address.
-inline void NoteIfForeignStack(const ThreadState& t, uint64_t addr) {
-  if (__builtin_expect(MayBeThreadStack(addr), 0) && addr - t.stack_lo >= t.stack_bytes)
-    NoteForeignStackAccess(addr);
+inline void NoteIfForeignStack(ThreadState& t, uint64_t addr) {
+  if (__builtin_expect(MayBeThreadStack(addr), 0) && addr - t.stack_lo >= t.stack_bytes &&
+      !(addr - t.known_shared_lo < t.known_shared_bytes &&
+        t.known_shared_generation == stack_generation.load(std::memory_order_relaxed)))
+    NoteForeignStackAccess(t, addr);
 }
 
 // The parts of RecordAccess kept out of the hot path: replay mode (the scheduler decides
