@@ -141,8 +141,8 @@ void ForgetStacksAfterFork() {
   const uint32_t used = entries_used.load(std::memory_order_relaxed);
   for (uint32_t index = 0; index < used; ++index) {
     StackEntry& entry = entries[index];
-    CountGranules(entry.lo.load(std::memory_order_relaxed), entry.hi.load(std::memory_order_relaxed),
-                  -1);
+    CountGranules(entry.lo.load(std::memory_order_relaxed),
+                  entry.hi.load(std::memory_order_relaxed), -1);
     entry.lo.store(0, std::memory_order_relaxed);
     entry.hi.store(0, std::memory_order_relaxed);
     entry.owner.store(nullptr, std::memory_order_relaxed);

@@ -32,8 +32,8 @@ inline constexpr uint64_t kStackGranules = uint64_t{1} << 20;
 // (Hidden: read PC-relative on the hot path, not through the GOT.)
 extern std::atomic<uint16_t> stack_granules[kStackGranules] __attribute__((visibility("hidden")));
 
-// Bumped whenever a thread's stack is registered or withdrawn: a thread's cached range of another stack that
-// is shared already (ThreadState::known_shared_*) holds only while this has not changed.
+// Bumped whenever a thread's stack is registered or withdrawn: a thread's cached range of another
+// stack that is shared already (ThreadState::known_shared_*) holds only while this has not changed.
 extern std::atomic<uint32_t> stack_generation __attribute__((visibility("hidden")));
 
 // At most this many live threads have their stacks registered; the stacks of threads beyond it

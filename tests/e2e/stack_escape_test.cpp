@@ -19,10 +19,10 @@ nlohmann::json RecordAndAnalyze(const std::string& name, const std::string& prog
   record.insert(record.end(), options.begin(), options.end());
   record.insert(record.end(), {"--", program});
   REQUIRE(e2e::ExitStatus(e2e::RunPecan(record, dir + "/r.log").result) == 0);
-  REQUIRE(e2e::ExitStatus(e2e::RunPecan(
-                              {"analyze", trace, "--format", "json", "-o", dir + "/report.json"},
-                              dir + "/a.log")
-                              .result) == 0);
+  REQUIRE(e2e::ExitStatus(
+              e2e::RunPecan({"analyze", trace, "--format", "json", "-o", dir + "/report.json"},
+                            dir + "/a.log")
+                  .result) == 0);
   return e2e::ReadJson(dir + "/report.json");
 }
 
@@ -50,24 +50,24 @@ uint64_t RecordedEvents(const std::string& dir, const std::vector<std::string>& 
 
 TEST_CASE("a local handed to a thread through pthread_create: the creator's later write races",
           "[e2e][stack]") {
-  const nlohmann::json report =
-      RecordAndAnalyze("handoff", e2e::TestProgram("stack_handoff"));
+  const nlohmann::json report = RecordAndAnalyze("handoff", e2e::TestProgram("stack_handoff"));
   INFO("report:\n" << report.dump(2));
   CHECK(HasRace(report, {13, 22}));
 }
 
-TEST_CASE("a worker's local published through a global: the owner's read after another "
-          "thread's write races with it",
-          "[e2e][stack]") {
-  const nlohmann::json report =
-      RecordAndAnalyze("publish", e2e::TestProgram("stack_publish"));
+TEST_CASE(
+    "a worker's local published through a global: the owner's read after another "
+    "thread's write races with it",
+    "[e2e][stack]") {
+  const nlohmann::json report = RecordAndAnalyze("publish", e2e::TestProgram("stack_publish"));
   INFO("report:\n" << report.dump(2));
   CHECK(HasRace(report, {16, 28}));
 }
 
-TEST_CASE("a worker's TLS variable whose address another thread writes through races with the "
-          "owner's read",
-          "[e2e][stack]") {
+TEST_CASE(
+    "a worker's TLS variable whose address another thread writes through races with the "
+    "owner's read",
+    "[e2e][stack]") {
   const nlohmann::json report = RecordAndAnalyze("tls", e2e::TestProgram("tls_publish"));
   INFO("report:\n" << report.dump(2));
   CHECK(HasRace(report, {18, 28}));

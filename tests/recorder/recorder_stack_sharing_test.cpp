@@ -8,12 +8,14 @@
 
 namespace pecan::rt_test {
 
-TEST_CASE("a stack another thread reached is recorded, and unshared again for the next thread "
-          "on it",
-          "[recorder][stack]") {
+TEST_CASE(
+    "a stack another thread reached is recorded, and unshared again for the next thread "
+    "on it",
+    "[recorder][stack]") {
   for (std::string compiler : {"gcc", "clang"}) {
     SECTION(compiler) {
-      RecordedRun run = RunRecorded(Program("stack_reuse", compiler), {}, "stack_reuse_" + compiler);
+      RecordedRun run =
+          RunRecorded(Program("stack_reuse", compiler), {}, "stack_reuse_" + compiler);
       REQUIRE(run.result.exit_status == 0);
       Trace trace = ReadTrace(run.trace_path);
       INFO(run.result.out);
