@@ -308,8 +308,8 @@ std::function<int()> SetupRecord(CLI::App& app) {
   app.add_flag("--no-func-events", options->no_func_events,
                "Leave out function entry/exit events (smaller trace; reports lose call context)");
   app.add_flag("--stack-accesses", options->stack_accesses,
-               "Also record accesses to each thread's own stack (off by default: rarely shared, "
-               "and most of the volume)");
+               "Record every access to each thread's own stack (by default only the parts "
+               "other threads reach, from when they do: most of the volume is local)");
   app.add_option("--repeats", options->repeats,
                  "drop (default): when a thread repeats an access (same address, size, kind and "
                  "instruction) with no other event of its own since, only the first is recorded; "

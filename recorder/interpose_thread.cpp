@@ -13,6 +13,7 @@
 #include "recorder/futex.h"
 #include "recorder/real_functions.h"
 #include "recorder/runtime.h"
+#include "recorder/stack_sharing.h"
 #include "recorder/thread_handle_map.h"
 #include "recorder/thread_lifecycle.h"
 #include "recorder/thread_state.h"
@@ -109,6 +110,11 @@ PECAN_EXPORT int pthread_create(pthread_t* thread, const pthread_attr_t* attr,
     return REAL(pthread_create)(thread, attr, routine, arg);
   }
   const uint64_t pc = PECAN_CALLER_PC();
+  // An argument in the creator's own stack or TLS (`int x; pthread_create(.., &x)`): from now
+  // on the creator records its accesses to the frames at and above this call, which the child
+  // may reach (stack_sharing.h). Frames it calls later lie below and stay filtered.
+  if (reinterpret_cast<uint64_t>(arg) - t.stack_lo < t.stack_bytes)
+    ShareStackFrom(t, reinterpret_cast<uint64_t>(__builtin_frame_address(0)));
   const bool replay = (t.gates & kGateReplay) != 0;
   ThreadStart* start;
   int error;

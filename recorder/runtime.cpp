@@ -282,6 +282,7 @@ void AfterForkInChild() {
   {
     RuntimeScope scope;
     ForgetPublishedRings();
+    ForgetStacksAfterFork();
     global_stamp.next.store(0, std::memory_order_relaxed);
     ResetSyncSequencesAfterFork();
     ResetThreadSerials();

@@ -13,6 +13,7 @@ extern "C" void* __libc_stack_end;  // glibc (ld.so): where argc lay at process 
 
 #include "recorder/replay_bridge.h"
 #include "recorder/runtime.h"
+#include "recorder/stack_sharing.h"
 #include "recorder/thread_handle_map.h"
 #include "recorder/thread_state.h"
 
@@ -127,7 +128,10 @@ bool AttachCurrentThread(uint32_t serial, uint64_t entry_pc) {
   t.ignore_depth = 0;
   t.recording_over = false;
   ComputeStack(t);
-  t.stack_filter_bytes = Config().stack_accesses ? 0 : t.stack_bytes;
+  t.stack_filter_bytes.store(Config().stack_accesses ? 0 : t.stack_bytes,
+                             std::memory_order_relaxed);
+  // Other threads' accesses share the stack (stack_sharing.h) while the exit hook can withdraw it.
+  if (exit_key_created && !Config().stack_accesses) RegisterStack(t);
   // Without its table (out of memory) the thread records every repeat: slower, still right.
   t.repeats = Config().drop_repeats ? CreateRepeatTable() : nullptr;
   t.epoch_tag = kFirstEpochTag;
@@ -160,7 +164,8 @@ void BeginMonitoringCurrentThread(uint64_t entry_pc) {
     t.entry_pc = entry_pc;
     t.tid = gettid();
     ComputeStack(t);
-    t.stack_filter_bytes = Config().stack_accesses ? 0 : t.stack_bytes;
+    t.stack_filter_bytes.store(Config().stack_accesses ? 0 : t.stack_bytes,
+                               std::memory_order_relaxed);
     if (exit_key_created) pthread_setspecific(exit_key, &first_round_marker);
   }
   t.open_gates = kGateSections | (t.ignore_depth == 0 ? kGateAccesses : 0);
@@ -175,6 +180,7 @@ void EndCurrentThread() {
     t.open_gates = 0;
     return;
   }
+  UnregisterStack(t);  // before the thread's TLS, which holds `t`, can go away
   if (t.ring == nullptr || !(t.open_gates & kGateEvents)) return;
   // Frames left without returning (pthread_exit, cancellation) exit here.
   for (; t.func_depth > 0; --t.func_depth) {

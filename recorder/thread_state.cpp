@@ -45,7 +45,7 @@ void EmitPlainSlow(ThreadState& t, uint64_t word, uint64_t pc) {
 void RecordAccessSlow(EventKind kind, uint64_t addr, uint64_t size, uint64_t pc) {
   ThreadState& t = tls_thread;
   if (!(t.gates & kGateAccesses)) return;
-  if (addr - t.stack_lo < t.stack_filter_bytes) return;
+  if (addr - t.stack_lo < t.stack_filter_bytes.load(std::memory_order_relaxed)) return;
   if (t.gates & kGateSections) {
     SectionsOnAccess(t, kind, addr, size, pc);
     if (t.ring == nullptr) return;  // a monitor without recording (pecan heal)
@@ -58,9 +58,11 @@ void RecordAccessSlow(EventKind kind, uint64_t addr, uint64_t size, uint64_t pc)
       ++t.repeats_left_out;
       return;
     }
+    NoteIfForeignStack(t, addr);
     EmitPlain(t, word, pc);
     return;
   }
+  NoteIfForeignStack(t, addr);
   // Wide range: header slot with size 0, then the size. Both go in one append.
   const uint32_t saved = t.gates;
   t.gates = 0;

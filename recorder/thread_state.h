@@ -11,6 +11,7 @@
 #include "recorder/repeat_filter.h"
 #include "recorder/replay_bridge.h"
 #include "recorder/section_hooks.h"
+#include "recorder/stack_sharing.h"
 #include "recorder/thread_ring.h"
 
 namespace pecan::rt {
@@ -32,8 +33,10 @@ inline constexpr uint32_t kGateSections = 16;
 struct ThreadState {
   uint32_t gates = 0;       // what is recorded right now
   uint32_t open_gates = 0;  // what this thread records when not suppressed (ignore/runtime scope)
-  uint64_t stack_lo = 0;    // accesses in [stack_lo, stack_lo + stack_filter_bytes) dropped
-  uint64_t stack_filter_bytes = 0;  // 0 when PECAN_STACK_ACCESSES=1
+  uint64_t stack_lo = 0;  // accesses in [stack_lo, stack_lo + stack_filter_bytes) dropped
+  // 0 when PECAN_STACK_ACCESSES=1; shrinks (also from other threads) as parts of the stack
+  // become shared (stack_sharing.h).
+  std::atomic<uint64_t> stack_filter_bytes{0};
   Slot* slots = nullptr;
   uint64_t mask = 0;
   uint64_t tail = 0;        // next slot to write (private copy of ring->tail)
@@ -58,6 +61,12 @@ struct ThreadState {
   bool watch_blocking = false;
   uint64_t blocking_calls = 0;  // untimed blocking calls entered so far
   int32_t section_slot = -1;    // the thread's slot in the noise monitor's table (-1: none)
+  int32_t stack_slot = -1;      // the thread's entry among the registered stacks (-1: none)
+  // Part of another thread's stack this thread found shared already, valid while
+  // stack_generation is known_shared_generation: its accesses there need no lookup.
+  uint64_t known_shared_lo = 0;
+  uint64_t known_shared_bytes = 0;
+  uint32_t known_shared_generation = 0;
 };
 
 // constinit: no TLS wrapper call on each access (the state is zero-initialized).
@@ -115,6 +124,15 @@ inline void BeforeSectionEvent(ThreadState& t, EventKind kind, uint64_t target) 
   if (__builtin_expect(t.gates & kGateSections, 0)) SectionsOnEvent(t, kind, target);
 }
 
+// A recorded access of `t` that may lie in another thread's stack shares that stack from there
+// on (stack_sharing.h). One load for nearly every address.
+inline void NoteIfForeignStack(ThreadState& t, uint64_t addr) {
+  if (__builtin_expect(MayBeThreadStack(addr), 0) && addr - t.stack_lo >= t.stack_bytes &&
+      !(addr - t.known_shared_lo < t.known_shared_bytes &&
+        t.known_shared_generation == stack_generation.load(std::memory_order_relaxed)))
+    NoteForeignStackAccess(t, addr);
+}
+
 // The parts of RecordAccess kept out of the hot path: replay mode (the scheduler decides
 // first), a section monitor, accesses wider than kMaxInlineSize, and a full ring.
 void RecordAccessSlow(EventKind kind, uint64_t addr, uint64_t size, uint64_t pc);
@@ -132,7 +150,7 @@ __attribute__((always_inline)) inline void RecordAccess(EventKind kind, uint64_t
     if (gates & kGateAccesses) RecordAccessSlow(kind, addr, size, pc);
     return;
   }
-  if (addr - t.stack_lo < t.stack_filter_bytes) return;
+  if (addr - t.stack_lo < t.stack_filter_bytes.load(std::memory_order_relaxed)) return;
   if (__builtin_expect(size > kMaxInlineSize, 0)) {
     RecordAccessSlow(kind, addr, size, pc);
     return;
@@ -143,6 +161,7 @@ __attribute__((always_inline)) inline void RecordAccess(EventKind kind, uint64_t
     ++t.repeats_left_out;
     return;
   }
+  NoteIfForeignStack(t, addr);
   if (__builtin_expect(t.tail >= t.tail_limit, 0)) {
     EmitPlainSlow(t, word, pc);
     return;
