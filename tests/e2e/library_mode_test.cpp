@@ -42,6 +42,13 @@ std::vector<std::string> RuntimeLines(const std::string& output) {
   return lines;
 }
 
+// The host printed its count: 4 (two unprotected hits and two guarded ones), or 3 when the
+// race on `hits` lost an update in this run, which it may (the bug the tests predict).
+bool RanToTheEnd(const std::string& output) {
+  return output.find("counted 4\n") != std::string::npos ||
+         output.find("counted 3\n") != std::string::npos;
+}
+
 }  // namespace
 
 TEST_CASE("pecan record records an instrumented library in a plain host", "[e2e][library-mode]") {
@@ -51,7 +58,7 @@ TEST_CASE("pecan record records an instrumented library in a plain host", "[e2e]
       e2e::RunPecan({"record", "-o", trace, "--", kInstrumentedLibraryHost}, dir + "/record.log");
   INFO("record:\n" << record.output);
   REQUIRE(e2e::ExitStatus(record.result) == 0);
-  CHECK(record.output.find("counted 4") != std::string::npos);
+  CHECK(RanToTheEnd(record.output));
   // The host's main thread and the library's two threads.
   CHECK(record.output.find(" events of 3 threads ") != std::string::npos);
   CHECK(RuntimeLines(record.output).empty());
@@ -97,7 +104,7 @@ void CheckRecordedDirectly(const std::string& name, const std::vector<std::strin
   INFO("output:\n" << output);
   REQUIRE(result.exited);
   CHECK(result.exit_status == 0);
-  CHECK(output.find("counted 4") != std::string::npos);
+  CHECK(RanToTheEnd(output));
   // One line says what this mode leaves out.
   const std::vector<std::string> said = RuntimeLines(output);
   REQUIRE(said.size() == 1);
@@ -140,7 +147,7 @@ TEST_CASE("threads the runtime did not see start call the library without harm",
   INFO("output:\n" << output);
   REQUIRE(result.exited);
   CHECK(result.exit_status == 0);
-  CHECK(output.find("counted 4") != std::string::npos);
+  CHECK(RanToTheEnd(output));
   CHECK(RuntimeLines(output).size() == 1);
 }
 
