@@ -97,6 +97,14 @@ uint32_t OpenGatesFor(const ThreadState& t) {
   return gates;
 }
 
+// The site of a thread's own events (THREAD_BEGIN/THREAD_END, its stack's FREE, frames closed at
+// its end): its start routine. Sites are return addresses, named by the instruction before them,
+// so the routine's first instruction is stored one byte on (else the thread's start is named by
+// whatever function precedes the routine, e.g. frame_dummy).
+uint64_t EntrySite(uint64_t routine) {
+  return routine == 0 ? 0 : routine + 1;
+}
+
 }  // namespace
 
 uint32_t NextThreadSerial() {
@@ -123,7 +131,7 @@ bool AttachCurrentThread(uint32_t serial, uint64_t entry_pc) {
   t.tail_limit = kRingSlots;
   t.serial = serial;
   t.func_depth = 0;
-  t.entry_pc = entry_pc;
+  t.entry_pc = EntrySite(entry_pc);
   t.tid = gettid();
   t.ignore_depth = 0;
   t.recording_over = false;
@@ -161,7 +169,7 @@ void BeginMonitoringCurrentThread(uint64_t entry_pc) {
   {
     RuntimeScope scope;
     t.serial = NextThreadSerial();
-    t.entry_pc = entry_pc;
+    t.entry_pc = EntrySite(entry_pc);
     t.tid = gettid();
     ComputeStack(t);
     t.stack_filter_bytes.store(Config().stack_accesses ? 0 : t.stack_bytes,

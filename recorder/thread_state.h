@@ -48,7 +48,7 @@ struct ThreadState {
   uint32_t repeats_left_out =
       0;                     // since the thread's last recorded event (at most kMaxRepeatsBefore)
   uint64_t stack_bytes = 0;  // size of the thread's stack, for the FREE at THREAD_END
-  uint64_t entry_pc = 0;     // the thread's start routine: site of THREAD_BEGIN/THREAD_END
+  uint64_t entry_pc = 0;     // site of THREAD_BEGIN/THREAD_END: the start routine + 1
   uint32_t serial = 0;
   uint32_t ignore_depth = 0;
   uint32_t func_depth = 0;  // recorded FUNC_ENTRYs not yet exited

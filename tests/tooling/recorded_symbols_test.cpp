@@ -42,6 +42,31 @@ TEST_CASE("symbolizer resolves a recorded write to its source line, function and
   CHECK(matching_writes == 2000);
 }
 
+TEST_CASE("a thread's begin and end are named by its start routine, not the code before it",
+          "[symbolizer]") {
+  const std::string compiler = GENERATE("gcc", "clang");
+  INFO("compiler " << compiler);
+  TempDir scratch("thread-entry-symbols");
+  std::string trace_path = scratch / "t.pecan";
+  CommandResult run = RunCommand("PECAN_MODE=record PECAN_TRACE=" + Quote(trace_path) + " " +
+                                     Quote(InstrumentedCounter(compiler)),
+                                 scratch);
+  REQUIRE(run.exit_code == 0);
+  pecan::Trace trace = pecan::ReadTrace(trace_path);
+  pecan::Symbolizer symbolizer(trace);
+  size_t named = 0;
+  for (pecan::EventIndex i = 0; i < trace.size_events(); ++i) {
+    const pecan::EventKind kind = trace.kind[i];
+    if (trace.thread[i] == 0 ||
+        (kind != pecan::EventKind::kThreadBegin && kind != pecan::EventKind::kThreadEnd))
+      continue;
+    INFO(symbolizer.Describe(trace.site[i]));
+    CHECK(symbolizer.Resolve(trace.site[i]).function == "Worker");
+    ++named;
+  }
+  CHECK(named == 4);  // two workers, each begins and ends
+}
+
 TEST_CASE("pecan dump shows a recorded write's source line, function and variable",
           "[symbolizer][dump]") {
   TempDir scratch("dump-symbols");
