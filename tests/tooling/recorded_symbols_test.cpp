@@ -11,17 +11,26 @@
 
 using namespace tooling_test;
 
+namespace {
+
+// The counter program built by `compiler`, run with PECAN_MODE=record (no pecan CLI): its trace.
+pecan::Trace RecordCounterDirectly(const std::string& compiler, const TempDir& scratch) {
+  const std::string trace_path = scratch / "t.pecan";
+  CommandResult run = RunCommand("PECAN_MODE=record PECAN_TRACE=" + Quote(trace_path) + " " +
+                                     Quote(InstrumentedCounter(compiler)),
+                                 scratch);
+  REQUIRE(run.exit_code == 0);
+  return pecan::ReadTrace(trace_path);
+}
+
+}  // namespace
+
 TEST_CASE("symbolizer resolves a recorded write to its source line, function and variable",
           "[symbolizer]") {
   const std::string compiler = GENERATE("gcc", "clang");
   INFO("compiler " << compiler);
   TempDir scratch("recorded-symbols");
-  std::string trace_path = scratch / "t.pecan";
-  CommandResult run = RunCommand("PECAN_MODE=record PECAN_TRACE=" + Quote(trace_path) + " " +
-                                     Quote(InstrumentedCounter(compiler)),
-                                 scratch);
-  REQUIRE(run.exit_code == 0);
-  pecan::Trace trace = pecan::ReadTrace(trace_path);
+  pecan::Trace trace = RecordCounterDirectly(compiler, scratch);
   pecan::Symbolizer symbolizer(trace);
 
   std::string source = kProgramsDir + "/counter.c";
@@ -47,12 +56,7 @@ TEST_CASE("a thread's begin and end are named by its start routine, not the code
   const std::string compiler = GENERATE("gcc", "clang");
   INFO("compiler " << compiler);
   TempDir scratch("thread-entry-symbols");
-  std::string trace_path = scratch / "t.pecan";
-  CommandResult run = RunCommand("PECAN_MODE=record PECAN_TRACE=" + Quote(trace_path) + " " +
-                                     Quote(InstrumentedCounter(compiler)),
-                                 scratch);
-  REQUIRE(run.exit_code == 0);
-  pecan::Trace trace = pecan::ReadTrace(trace_path);
+  pecan::Trace trace = RecordCounterDirectly(compiler, scratch);
   pecan::Symbolizer symbolizer(trace);
   size_t named = 0;
   for (pecan::EventIndex i = 0; i < trace.size_events(); ++i) {
