@@ -145,8 +145,11 @@ TEST_CASE(
     const nlohmann::json failing = FirstFailure(fuzzed.summary, c.kind);
     REQUIRE(failing.is_object());
     CHECK_THAT(failing["failure"]["message"].get<std::string>(), Catch::Contains(c.says));
+    // The failure clip holds what the run did in its 3 s (a spin loop: ~18,000 steps, each a
+    // usleep), so its replay gets 2 s more to run past the clip's end, as hunt gives its check
+    // replays: with 3 s the clip itself may not finish and the replay stops at its time bound.
     e2e::PecanRun replay =
-        e2e::RunPecan({"replay", "--json", "--timeout", "3", failing["clip"].get<std::string>(),
+        e2e::RunPecan({"replay", "--json", "--timeout", "5", failing["clip"].get<std::string>(),
                        "--", e2e::TestProgram(c.program)},
                       dir + "/" + c.program + "-replay.log", 30);
     const nlohmann::json verdict = e2e::LastJsonLine(replay.output);
