@@ -5,20 +5,13 @@
 #include <cstdint>
 #include <vector>
 
+#include "analyzer/race_shadow.h"
 #include "trace_format/trace.h"
 
 namespace pecan {
 
-// One observed race: two accesses of different threads to overlapping bytes, at least one a
-// write, not both atomic, ordered neither way by happens-before. A FREE is a write of its whole
-// block (`second`) to the accesses before it; accesses after it meet a new life of the bytes.
-struct HappensBeforeRace {
-  EventIndex first = 0;   // the earlier access in the trace
-  EventIndex second = 0;  // the later access
-  // Racing pairs detected with the same two sites (as an unordered pair), this one included;
-  // only the first pair (smallest `second`, then smallest `first`) is kept.
-  uint64_t occurrences = 1;
-};
+// One observed race (race_shadow.h): two accesses unordered by happens-before.
+using HappensBeforeRace = ClockRace;
 
 // Happens-before (HB) = the analyzer's partial order relation (PorIndex: program order, fork ->
 // child, child -> join, notify -> the wait it woke, barrier generations, semaphore post -> wait,
