@@ -137,7 +137,7 @@ AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options) {
       GroupResult& out = group_results[i];
       const Clock::time_point group_start = Clock::now();
       try {
-        out.findings = SearchPatternGroup(context, groups[i], &out.stats);
+        out.findings = SearchPatternGroup(context, groups[i], &out.stats, options.max_per_site);
       } catch (...) {
         out.error = std::current_exception();
       }
@@ -173,6 +173,7 @@ AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options) {
       std::rethrow_exception(r.error);
     }
     result.stats.candidates += r.stats.candidates;
+    result.stats.capped += r.stats.capped;
     for (Finding& f : r.findings) result.findings.push_back(std::move(f));
     const double share = r.seconds / static_cast<double>(groups[i].size());
     for (const Pattern* p : groups[i]) {

@@ -28,6 +28,9 @@ struct AnalysisOptions {
   // this many (0 = one per core); 1 runs everything on the calling thread. The result is the
   // same whatever the number.
   unsigned threads = 0;
+  // At most this many findings of one pattern share a site (0: no bound); the others are
+  // counted in stats.capped. hunt bounds them, so a hot loop cannot fill its replays.
+  uint32_t max_per_site = 0;
   // --suppressions: findings a rule hides are left out (counted in stats.suppressed).
   std::shared_ptr<const Suppressions> suppressions;
 };
@@ -37,6 +40,7 @@ struct AnalysisStats {
   uint64_t shared_locations = 0;
   uint64_t candidates = 0;  // matches examined before deduplication
   uint64_t suppressed = 0;  // findings --suppressions hid
+  uint64_t capped = 0;      // site tuples AnalysisOptions::max_per_site left out
   double seconds_total = 0;
   // e.g. {"index", 1.2}, {"race", 0.4}: "index" is building the shared indices; a family's
   // seconds are its search time (patterns of one shape are searched together and split their

@@ -86,12 +86,13 @@ class Matcher {
   // All patterns of the group have the same shape (SameShape): they share one enumeration, and
   // a bit mask says which of them the events bound so far still match.
   Matcher(const AnalysisContext& context, const std::vector<const Pattern*>& group,
-          PatternSearchStats* stats)
+          PatternSearchStats* stats, uint32_t max_per_site)
       : c_(context),
         p_(*group[0]),
         group_(group),
         stats_(stats),
-        k_(static_cast<uint32_t>(group[0]->size())) {
+        k_(static_cast<uint32_t>(group[0]->size())),
+        max_per_site_(max_per_site) {
     match_mask_.assign(k_, std::vector<uint32_t>(kEventKindCount, 0));
     for (uint32_t bit = 0; bit < group.size(); ++bit) {
       for (uint32_t pos = 0; pos < k_; ++pos) {
@@ -758,11 +759,28 @@ class Matcher {
     std::vector<SiteId> sites(candidate.events.size());
     for (size_t pos = 0; pos < sites.size(); ++pos)
       sites[pos] = c_.trace.site[candidate.events[pos]];
+    if (max_per_site_ > 0 && !best_[pattern].count(sites) && !TakeSiteShares(sites, pattern)) {
+      ++stats_->capped;
+      return;
+    }
     auto [it, inserted] = best_[pattern].try_emplace(std::move(sites), Candidate{});
     Candidate& best = it->second;
     const uint32_t witnesses = best.witnesses + 1;
     if (inserted || candidate.BetterThan(best)) best = std::move(candidate);
     best.witnesses = witnesses;
+  }
+
+  // A new site tuple of `pattern`: false when one of its sites already takes part in
+  // max_per_site_ tuples; otherwise each distinct site counts one more.
+  bool TakeSiteShares(std::vector<SiteId> sites, uint32_t pattern) {
+    std::sort(sites.begin(), sites.end());
+    sites.erase(std::unique(sites.begin(), sites.end()), sites.end());
+    if (site_shares_.size() < best_.size()) site_shares_.resize(best_.size());
+    auto& shares = site_shares_[pattern];
+    for (SiteId s : sites)
+      if (auto it = shares.find(s); it != shares.end() && it->second >= max_per_site_) return false;
+    for (SiteId s : sites) ++shares[s];
+    return true;
   }
 
   // ---- races: adjacent, unordered, two events ----
@@ -944,6 +962,7 @@ class Matcher {
   std::vector<const Pattern*> group_;
   PatternSearchStats* stats_;
   const uint32_t k_;
+  const uint32_t max_per_site_;
   std::vector<Unit> units_;
   std::vector<Step> steps_;
   std::vector<EventIndex> event_;
@@ -961,6 +980,7 @@ class Matcher {
   std::unordered_map<uint64_t, UnitClasses> unit_classes_;
   std::set<uint32_t> pairs_done_;  // units whose region pairs are enumerated
   std::vector<std::unordered_map<std::vector<SiteId>, Candidate, SiteTupleHash>> best_;
+  std::vector<std::unordered_map<SiteId, uint32_t>> site_shares_;  // per pattern: tuples per site
 };
 
 }  // namespace
@@ -972,7 +992,7 @@ bool SameShape(const Pattern& a, const Pattern& b) {
 
 std::vector<Finding> SearchPatternGroup(const AnalysisContext& context,
                                         const std::vector<const Pattern*>& group,
-                                        PatternSearchStats* stats) {
+                                        PatternSearchStats* stats, uint32_t max_per_site) {
   PatternSearchStats local;
   std::vector<Finding> out;
   // A mask bit per pattern: split groups wider than the mask.
@@ -980,15 +1000,15 @@ std::vector<Finding> SearchPatternGroup(const AnalysisContext& context,
     const std::vector<const Pattern*> part(
         group.begin() + static_cast<std::ptrdiff_t>(start),
         group.begin() + static_cast<std::ptrdiff_t>(std::min(group.size(), start + kMaxGroup)));
-    for (Finding& f : Matcher(context, part, stats ? stats : &local).Run())
+    for (Finding& f : Matcher(context, part, stats ? stats : &local, max_per_site).Run())
       out.push_back(std::move(f));
   }
   return out;
 }
 
 std::vector<Finding> SearchPattern(const AnalysisContext& context, const Pattern& pattern,
-                                   PatternSearchStats* stats) {
-  return SearchPatternGroup(context, {&pattern}, stats);
+                                   PatternSearchStats* stats, uint32_t max_per_site) {
+  return SearchPatternGroup(context, {&pattern}, stats, max_per_site);
 }
 
 }  // namespace pecan

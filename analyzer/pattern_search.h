@@ -13,18 +13,23 @@ namespace pecan {
 
 struct PatternSearchStats {
   uint64_t candidates = 0;  // complete matches of the pattern's shape examined
+  uint64_t capped = 0;      // site tuples left out by `max_per_site`
 };
 
 // Runs `pattern` over the context. Findings carry pattern, variant, observed, events, overtaken,
 // reason and witnesses; ids are assigned by the caller (MakeFindingId).
+// With `max_per_site` > 0, a site takes part in at most that many findings of one pattern: a
+// new site tuple with a site already in that many is left out (counted in stats->capped), so a
+// hot loop cannot produce thousands of near-identical findings. Which tuples are kept depends only
+// on the trace (the search order), not on timing.
 std::vector<Finding> SearchPattern(const AnalysisContext& context, const Pattern& pattern,
-                                   PatternSearchStats* stats);
+                                   PatternSearchStats* stats, uint32_t max_per_site = 0);
 
 // Patterns that differ only in access types (and names) have the same shape; a group of them
 // is searched with one enumeration of the trace.
 bool SameShape(const Pattern& a, const Pattern& b);
 std::vector<Finding> SearchPatternGroup(const AnalysisContext& context,
                                         const std::vector<const Pattern*>& group,
-                                        PatternSearchStats* stats);
+                                        PatternSearchStats* stats, uint32_t max_per_site = 0);
 
 }  // namespace pecan
