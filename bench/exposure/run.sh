@@ -12,7 +12,8 @@
 # only; add "hunt" for
 # HUNT_RUNS runs of `pecan hunt`, default 5: each records a new run, predicts, replays and, when
 # nothing failed, explores for the rest of its default 60 s budget; its column adds the mean
-# wall time of a hunt);
+# wall time of a hunt and "cK": how many of 10 replays of the first exposing hunt's failure clip
+# failed again);
 # PROGRAMS (names without extension, default all).
 # A native run fails when it exits non-zero, dies of a signal, or is still running after 5 s (a
 # deadlock or hang); a fuzz run when pecan fuzz says it failed (its --timeout is 3 s); a hunt when
@@ -123,10 +124,12 @@ hunt_program() {
       >"$out.log" 2>&1 || status=$?
     echo "$status $((($(date +%s%N) - started) / 1000000))" >"$out.status"
   done
-  python3 - "$work/$name.hunt" "$hunt_runs" >"$work/$name.hunt.result" <<'PY'
-import json, sys
-prefix, hunts = sys.argv[1], int(sys.argv[2])
+  python3 - "$work/$name.hunt" "$hunt_runs" "$pecan" "$work/$name.pecan" \
+    >"$work/$name.hunt.result" <<'PY'
+import json, subprocess, sys
+prefix, hunts, pecan, program = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 exposed, first, kinds, errors, milliseconds = 0, "-", set(), 0, 0
+clip = None  # the failure clip of the first exposing hunt
 for run in range(1, hunts + 1):
     status, elapsed = (int(field) for field in open(f"{prefix}-{run}.status").read().split())
     milliseconds += elapsed
@@ -135,20 +138,35 @@ for run in range(1, hunts + 1):
     except (OSError, ValueError):
         errors += 1
         continue
-    failures = [f["verdict"]["failure"] for f in verdicts["findings"]
-                if f.get("failed") and f.get("verdict")]
+    failures = []  # (kind, clip that reproduces it)
+    for f in verdicts["findings"]:
+        if f.get("failed") and f.get("verdict"):
+            failures.append((f["verdict"]["failure"], f["verdict"].get("failure_clip")))
     if verdicts.get("observed_hang"):
-        failures.append(verdicts["observed_hang"].get("kind") or "hang")
+        hang = verdicts["observed_hang"]
+        failures.append((hang.get("kind") or "hang", hang.get("clip")))
     # Exploring after the predictions: a fuzz run's failure whose clip failed every check.
-    failures += [f["kind"] for f in verdicts.get("explore", {}).get("failures", [])
+    failures += [(f["kind"], f["clip"]) for f in verdicts.get("explore", {}).get("failures", [])
                  if f["checks_failed"] == f["checks"]]
     if status not in (0, 1):
         errors += 1
     if failures:
         exposed += 1
         first = run if first == "-" else first
-        kinds.update(failures)
-print(exposed, first, ",".join(sorted(kinds)) or "-", errors, 0, hunts, 0,
+        kinds.update(kind for kind, _ in failures)
+        clip = clip or next((c for _, c in failures if c), None)
+# "Reproducible": the first exposing hunt's failure clip replayed 10 times, each must fail again
+# (the replay's bound is the hunt's --timeout plus 2 s, as hunt's own checks).
+reproduced = "-"
+if clip:
+    reproduced = 0
+    for _ in range(10):
+        replay = subprocess.run([pecan, "replay", "--json", "--timeout", "12", clip, "--", program],
+                                capture_output=True, text=True)
+        lines = [l for l in replay.stdout.splitlines() if l.startswith("{")]
+        verdict = json.loads(lines[-1]) if lines else {}
+        reproduced += bool(verdict.get("failure"))
+print(exposed, first, ",".join(sorted(kinds)) or "-", errors, reproduced, hunts, 0,
       round(milliseconds / hunts))
 PY
 }
@@ -162,14 +180,14 @@ strategy_columns() {
   local strategy failed first kinds errors with_race done_runs distinct mean_ms
   for strategy in "${strategies[@]}"; do
     if [ "$1" = header ]; then
-      printf ' %-18s' "$strategy"
+      if [ "$strategy" = hunt ]; then printf ' %-22s' hunt; else printf ' %-18s' "$strategy"; fi
       continue
     fi
     read -r failed first kinds errors with_race done_runs distinct mean_ms <"$work/$1.$strategy.result"
     if [ "$failed" = - ]; then
       printf ' %-18s' "error"
     elif [ "$strategy" = hunt ]; then
-      printf ' %-18s' "$failed/$(runs_of "$strategy") $first $((mean_ms / 1000))s"
+      printf ' %-22s' "$failed/$(runs_of "$strategy") $first $((mean_ms / 1000))s c$with_race"
     elif [[ $strategy == noise-* ]]; then
       printf ' %-18s' "$failed/$(runs_of "$strategy") $first r$with_race d$distinct"
     elif [ "$strategy" = racefuzzer ] && [ "$done_runs" = 0 ]; then
