@@ -23,13 +23,14 @@
 
 #include "analyzer/analysis.h"
 #include "analyzer/builtin_patterns.h"
-#include "analyzer/happens_before_races.h"
+#include "analyzer/wcp_races.h"
 #include "analyzer/por_index.h"
 #include "analyzer/symbolizer.h"
 #include "cli/before_each.h"
 #include "cli/command.h"
 #include "cli/finding_groups.h"
 #include "cli/hunt_explore.h"
+#include "cli/hunt_followups.h"
 #include "cli/source_excerpt.h"
 #include "cli/suppressions_option.h"
 #include "cli/workflow_child_process.h"
@@ -68,6 +69,7 @@ struct HuntOptions {
   std::string source_root;  // empty: the working directory
   double budget = 60;       // seconds: exploring stops starting runs after this (since the start)
   bool explore = true;      // explore with pecan fuzz when no replay made the program fail
+  uint32_t max_per_site = 8;  // findings of one pattern a site takes part in (0: all)
   int expect_exit = 0;
   std::string before_each;
   std::vector<std::string> command;
@@ -81,7 +83,8 @@ std::string Plural(size_t n, const std::string& word) {
 // mistaken for new; anyone else's refuse the hunt before it starts (workflow_output_directory.h).
 const std::vector<std::string> kHuntFiles = {
     "trace.pecan", "report.json", "report.sarif", "report.html", "verdicts.json",
-    "record.log",  "clips/",      "replays/",     "failures/",   "explore/"};
+    "record.log",  "clips/",      "replays/",     "failures/",   "explore/",
+    "flips/"};
 
 // What can be checked before anything runs, so a mistake costs no recording and leaves a
 // previous hunt's DIR alone: the program, and the pattern spec (a list or a pattern file).
@@ -95,6 +98,10 @@ void CheckOptions(const HuntOptions& options) {
     throw PecanError("hunt: " + std::string(e.what()));
   }
 }
+
+// Exploring: anomalies continued with other tails, critical-section flips replayed (at most).
+constexpr size_t kContinuedFindings = 8;
+constexpr size_t kMaxFlips = 256;
 
 // `pecan record`'s exit status when its --timeout stopped the program.
 constexpr int kRecordTimedOut = 124;
@@ -194,7 +201,7 @@ void PrintFinding(const std::string& number, const SummaryFinding& finding,
     if (variable.empty() && !event.variable.empty()) variable = event.variable;
   std::cout << number << ". " << finding.pattern << " " << finding.variant;
   if (!variable.empty() && finding.pattern != "deadlock") std::cout << " on '" << variable << "'";
-  if (finding.hb_race) std::cout << " (unordered by happens-before)";
+  if (finding.sound) std::cout << " (sound: a WCP race)";
   if (finding.verdict.outcome == "deadlocked") {
     std::cout << "  [confirmed: the replay deadlocked]";
   } else if (finding.verdict.outcome == "hatched") {
@@ -247,12 +254,12 @@ int RunHunt(const HuntOptions& options) {
   analysis_options.suppressions = suppressions;
   analysis_options.regions =
       options.regions == "functions" ? RegionMode::kFunctions : RegionMode::kLocks;
+  analysis_options.max_per_site = options.max_per_site;
   AnalysisResult analysis = Analyze(trace, analysis_options);
   Symbolizer symbolizer(trace);
   const std::string report_path = output.Claim("report.json");
   WriteJsonReportFile(trace, trace_path, analysis, symbolizer, report_path);
 
-  // One clip per finding; the generator validates each before it is written.
   const std::string trace_hash = TraceContentHash(trace_path);
   PorIndex por(trace);
   ScheduleGenerator generator(trace, por);
@@ -262,79 +269,102 @@ int RunHunt(const HuntOptions& options) {
   for (const Finding& finding : analysis.findings) {
     SummaryFinding summary = SummarizeFinding(trace, symbolizer, finding, &contexts);
     summary.traces = {trace_path};
-    ClipPlan plan = generator.Generate(finding);
-    if (plan.ok) {
-      proto::Clip clip = ClipFromPlan(trace, locksets, finding, plan, trace_hash);
-      summary.clip_path = output.Claim("clips/" + finding.id + ".clip");
-      WriteClipFile(summary.clip_path, clip);
-      summary.clip_trace = trace_path;
-      summary.clip_steps = plan.steps.size();
-      summary.picture = PictureOfClip(clip, summary.events);
-      LabelRunsFromTrace(summary.picture, clip, trace, symbolizer);
-      summary.replay_command = ReplayCommandLine(summary.clip_path, options.command);
-    } else {
-      summary.clip_error = plan.reason;
-    }
     findings.push_back(std::move(summary));
   }
-  // Rank before replaying: races that happens-before leaves unordered need no critical section
-  // reordered, and are the likeliest to be real; they are replayed first, then the rest in the
-  // report's order. No replay starts once --budget is spent.
-  std::set<std::pair<SiteId, SiteId>> unordered_sites;
-  for (const HappensBeforeRace& race : FindHappensBeforeRaces(trace)) {
+  // Rank before replaying: races WCP leaves unordered (analyzer/wcp_races.h) need no conflicting
+  // critical sections reordered, and are the likeliest to be real; they are replayed first, then
+  // the rest in the report's order. No replay starts once --budget is spent.
+  std::set<std::pair<SiteId, SiteId>> sound_sites;
+  for (const WcpRace& race : FindWcpRaces(trace)) {
     const SiteId a = trace.site[race.first], b = trace.site[race.second];
-    unordered_sites.insert({std::min(a, b), std::max(a, b)});
+    sound_sites.insert({std::min(a, b), std::max(a, b)});
   }
   for (size_t i = 0; i < findings.size(); i++) {
     const Finding& finding = analysis.findings[i];
     if (finding.pattern != "race" || finding.events.size() != 2) continue;
     const SiteId a = trace.site[finding.events[0]], b = trace.site[finding.events[1]];
-    findings[i].hb_race = unordered_sites.count({std::min(a, b), std::max(a, b)}) > 0;
+    findings[i].sound = sound_sites.count({std::min(a, b), std::max(a, b)}) > 0;
   }
-  std::vector<size_t> with_clip;
-  for (size_t i = 0; i < findings.size(); i++)
-    if (!findings[i].clip_path.empty()) with_clip.push_back(i);
-  std::stable_partition(with_clip.begin(), with_clip.end(),
-                        [&](size_t i) { return findings[i].hb_race; });
+  std::vector<size_t> ranked(findings.size());
+  for (size_t i = 0; i < ranked.size(); i++) ranked[i] = i;
+  std::stable_partition(ranked.begin(), ranked.end(), [&](size_t i) { return findings[i].sound; });
+  // A finding's clip, written when its turn to be replayed comes: a hunt that predicts
+  // thousands writes only what its budget replays. The generator validates each clip first.
+  auto make_clip = [&](size_t i) {
+    const Finding& finding = analysis.findings[i];
+    SummaryFinding& summary = findings[i];
+    const ClipPlan plan = generator.Generate(finding);
+    if (!plan.ok) {
+      summary.clip_error = plan.reason;
+      return;
+    }
+    proto::Clip clip = ClipFromPlan(trace, locksets, finding, plan, trace_hash);
+    summary.clip_path = output.Claim("clips/" + finding.id + ".clip");
+    WriteClipFile(summary.clip_path, clip);
+    summary.clip_trace = trace_path;
+    summary.clip_steps = plan.steps.size();
+    summary.picture = PictureOfClip(clip, summary.events);
+    LabelRunsFromTrace(summary.picture, clip, trace, symbolizer);
+    summary.replay_command = ReplayCommandLine(summary.clip_path, options.command);
+  };
   auto budget_left = [&] {
     return options.budget -
            std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   };
+  const size_t sound = static_cast<size_t>(
+      std::count_if(findings.begin(), findings.end(), [](const auto& f) { return f.sound; }));
   std::cout << "pecan hunt: " << Plural(trace.size_events(), "event") << ", "
             << Plural(findings.size(), "prediction");
+  if (sound > 0) std::cout << " (" << sound << " sound)";
   if (analysis.stats.suppressed > 0)
     std::cout << " (and " << analysis.stats.suppressed << " hidden by --suppressions)";
-  std::cout << ", " << Plural(with_clip.size(), "clip");
+  if (analysis.stats.capped > 0)
+    std::cout << " (and " << analysis.stats.capped << " past --max-per-site)";
   const ReplayRunSettings replay{options.timeout, options.expect_exit, options.before_each, {}};
   const size_t jobs = replay.ParallelReplays(options.jobs);
-  if (!with_clip.empty())
-    std::cout << "; replaying " << std::min(jobs, with_clip.size()) << " at a time";
+  if (!findings.empty()) std::cout << "; replaying " << jobs << " at a time";
   std::cout << std::endl;
 
-  if (!with_clip.empty()) {
-    // On a terminal, a bar of replays done (a hunt of a real program replays for minutes).
-    ProgressWithWarnings progress("pecan hunt: replaying " + Plural(with_clip.size(), "clip"),
-                                  with_clip.size());
+  if (!findings.empty()) {
+    // On a terminal, a bar of predictions done (a hunt of a real program replays for minutes).
+    ProgressWithWarnings progress("pecan hunt: replaying " + Plural(findings.size(), "prediction"),
+                                  findings.size());
     progress.Update(0);
-    size_t replayed = 0;
+    size_t done = 0;
     std::atomic<size_t> confirmed_so_far{0};
-    RunJobs(
-        with_clip.size(), jobs,
-        [&](size_t n) {
-          SummaryFinding& finding = findings[with_clip[n]];
-          if (budget_left() <= 0) {
-            finding.verdict.reason = "not replayed: the --budget was spent";
-            return;
-          }
-          const std::string log = output.Claim("replays/" + finding.id + ".log");
-          const std::string failure_clip = output.Claim("failures/" + finding.id + ".clip");
-          finding.verdict =
-              ReplayClip(finding.clip_path, options.command, replay, log, failure_clip);
-          if (finding.verdict.confirmed()) confirmed_so_far++;
-        },
-        [&](size_t) {
-          progress.Update(++replayed, std::to_string(confirmed_so_far.load()) + " confirmed");
-        });
+    // In batches, in rank order: the clips of a batch are written, then replayed in parallel.
+    const size_t batch = std::max<size_t>(4 * jobs, 8);
+    for (size_t first = 0; first < ranked.size(); first += batch) {
+      const size_t count = std::min(batch, ranked.size() - first);
+      std::vector<size_t> replayable;
+      for (size_t k = first; k < first + count; k++) {
+        if (budget_left() <= 0) {
+          findings[ranked[k]].verdict.reason = "not replayed: the --budget was spent";
+          continue;
+        }
+        make_clip(ranked[k]);
+        if (!findings[ranked[k]].clip_path.empty()) replayable.push_back(ranked[k]);
+      }
+      done += count - replayable.size();
+      progress.Update(done, std::to_string(confirmed_so_far.load()) + " confirmed");
+      RunJobs(
+          replayable.size(), jobs,
+          [&](size_t n) {
+            SummaryFinding& finding = findings[replayable[n]];
+            if (budget_left() <= 0) {
+              finding.verdict.reason = "not replayed: the --budget was spent";
+              return;
+            }
+            const std::string log = output.Claim("replays/" + finding.id + ".log");
+            const std::string failure_clip = output.Claim("failures/" + finding.id + ".clip");
+            finding.verdict =
+                ReplayClip(finding.clip_path, options.command, replay, log, failure_clip);
+            if (finding.verdict.confirmed()) confirmed_so_far++;
+          },
+          [&](size_t) {
+            progress.Update(++done, std::to_string(confirmed_so_far.load()) + " confirmed");
+          });
+    }
   }
 
   std::optional<ObservedHang> hang;
@@ -356,6 +386,13 @@ int RunHunt(const HuntOptions& options) {
         options.budget -
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     explore.directory = (std::filesystem::path(output.path()) / "explore").string();
+    // First the replays hunt plans itself (hunt_followups.h): continuations of the anomalies
+    // that hatched without a failure, then critical-section flips; then pecan fuzz.
+    explore.replays = ContinuationReplays(findings, kContinuedFindings);
+    explore.replay_timeout = options.timeout;
+    std::vector<ExploreReplay> flips =
+        FlipReplays(trace, por, generator, trace_hash, output, kMaxFlips);
+    std::move(flips.begin(), flips.end(), std::back_inserter(explore.replays));
     if (std::any_of(analysis.findings.begin(), analysis.findings.end(),
                     [](const Finding& f) { return f.pattern == "race"; }))
       explore.races_report = report_path;
@@ -369,7 +406,7 @@ int RunHunt(const HuntOptions& options) {
   std::stable_sort(findings.begin(), findings.end(), SummaryOrder);
   size_t confirmed = 0, exposed = 0, refuted = 0, errors = 0, no_clip = 0, not_replayed = 0;
   for (const auto& f : findings) {
-    if (f.clip_path.empty())
+    if (f.clip_path.empty() && !f.clip_error.empty())
       no_clip++;
     else if (f.verdict.outcome.empty())
       not_replayed++;
@@ -401,7 +438,8 @@ int RunHunt(const HuntOptions& options) {
         {"not_replayed", not_replayed},
         {"replay_errors", errors},
         {"bugs", groups.size()},
-        {"suppressed", analysis.stats.suppressed}}},
+        {"suppressed", analysis.stats.suppressed},
+        {"capped", analysis.stats.capped}}},
       {"bugs", GroupsJson(groups, findings)},
       {"findings", std::move(findings_json)}};
   if (explored) verdicts["explore"] = ExploreJson(*explored, options.command);
@@ -451,8 +489,7 @@ int RunHunt(const HuntOptions& options) {
     size_t number = 0;
     for (const ExploreFailure& failure : explored->failures) {
       std::cout << ++number << ". " << failure.kind
-                << (failure.site.empty() ? "" : " at " + failure.site)
-                << "  [pecan fuzz --strategy " << failure.strategy << ", seed " << failure.seed
+                << (failure.site.empty() ? "" : " at " + failure.site) << "  [" << failure.chain
                 << "]\n   " << failure.message
                 << "\n   reproduce: " << ReplayCommandLine(failure.clip, options.command)
                 << "\n   its clip failed the same way in " << failure.checks_failed << " of "
@@ -496,9 +533,9 @@ int RunHunt(const HuntOptions& options) {
   std::cout << "No feasible clip: " << Plural(no_clip, "finding") << "\n";
   if (not_replayed > 0)
     std::cout << "Not replayed: " << Plural(not_replayed, "prediction")
-              << " (the --budget was spent first; races unordered by happens-before go first)\n";
+              << " (the --budget was spent first; sound races go first)\n";
   for (const auto& f : findings)
-    if (f.clip_path.empty())
+    if (f.clip_path.empty() && !f.clip_error.empty())
       std::cout << "   " << f.pattern << " " << f.variant << ": " << f.clip_error << "\n";
   if (errors > 0) {
     std::cout << "Replay errors: " << errors << "\n";
@@ -507,6 +544,11 @@ int RunHunt(const HuntOptions& options) {
         std::cout << "   " << f.id << ": " << f.verdict.reason << "\n";
   }
   if (explored) {
+    for (const ExploreFailure& failure : explored->unreproduced)
+      std::cout << "Not reproduced: a " << failure.strategy << " run failed (" << failure.kind
+                << ") but its clip did not fail again in " << failure.checks
+                << " replays, so it is not reported as exposed: "
+                << ReplayCommandLine(failure.clip, options.command) << "\n";
     std::cout << "Explored after the predictions: ";
     bool first = true;
     for (const auto& [strategy, runs] : explored->runs) {
@@ -564,11 +606,17 @@ std::function<int()> SetupHunt(CLI::App& app) {
   app.add_option("--suppressions", options->suppressions, kSuppressionsHelp)->type_name("FILE");
   app.add_option("--budget", options->budget,
                  "Seconds from the hunt's start after which no replay or exploring run starts "
-                 "(default 60). Predictions are replayed races unordered by happens-before "
-                 "first; when no replay made the program fail, the time left goes to pecan fuzz "
-                 "runs (RaceFuzzer on the predicted races, PCT, random) until one fails")
+                 "(default 60). Sound predictions (races WCP leaves unordered) are replayed "
+                 "first; when no replay made the program fail, the time left goes to "
+                 "continuations of anomalies that hatched without a failure, critical-section "
+                 "flips, then pecan fuzz runs (RaceFuzzer on the predicted races, PCT, random), "
+                 "until one fails")
       ->check(CLI::PositiveNumber)
       ->type_name("SEC");
+  app.add_option("--max-per-site", options->max_per_site,
+                 "At most this many predictions of one pattern share a site (default 8; 0: no "
+                 "bound), so a hot loop cannot fill the replays; the rest are counted as capped")
+      ->type_name("N");
   app.add_flag("!--no-explore", options->explore,
                "Only predict and replay: no exploring after the predictions");
   app.add_option("--source-root", options->source_root,
@@ -583,8 +631,9 @@ std::function<int()> SetupHunt(CLI::App& app) {
   app.positionals_at_end();
   app.footer(
       "Runs record, analyze, clips and replay in one go; when no replay made the program fail,\n"
-      "the rest of --budget explores schedules with pecan fuzz (RaceFuzzer on the predicted\n"
-      "races, PCT, random) until a run fails. Exit status: 1 when at least one finding was\n"
+      "the rest of --budget explores: anomalies that hatched are replayed with other tails,\n"
+      "consecutive critical sections that touch the same data are flipped, then pecan fuzz\n"
+      "(RaceFuzzer on the predicted races, PCT, random) runs until a run fails. Exit status: 1 when at least one finding was\n"
       "confirmed by replay, a replay made the program fail or exploring found a failure, 0\n"
       "when none did, 2 on errors. Example:\n"
       "  pecan-cc -g -pthread app.c -o app && pecan hunt -o out -- ./app input.txt\n"

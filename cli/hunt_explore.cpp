@@ -1,15 +1,19 @@
-// Hunt's exploring phase (hunt_explore.h): `pecan fuzz` children with --budget and
-// --until-failure, their fuzz.json read back.
+// Hunt's exploring phase (hunt_explore.h): hunt's own replays, then `pecan fuzz` children with
+// --budget and --until-failure, their fuzz.json read back.
 #include "cli/hunt_explore.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <mutex>
 
 #include "cli/workflow_child_process.h"
 #include "cli/workflow_html_summary.h"
+#include "cli/workflow_job_runner.h"
 #include "cli/workflow_replay_runner.h"
 
 namespace pecan::cli {
@@ -80,6 +84,8 @@ FuzzChild RunFuzzChild(const ExploreSettings& settings, const std::string& strat
     ExploreFailure found;
     found.strategy = strategy;
     found.seed = failure["seeds"].empty() ? 0 : failure["seeds"][0].get<uint64_t>();
+    found.chain = "pecan fuzz --strategy " + strategy + ", seed " + std::to_string(found.seed);
+    found.bound = settings.run_timeout;
     found.kind = failure.value("kind", "");
     found.message = failure.value("message", "");
     if (failure["site"].is_string()) found.site = failure["site"].get<std::string>();
@@ -92,16 +98,75 @@ FuzzChild RunFuzzChild(const ExploreSettings& settings, const std::string& strat
 // Replays the failure clip `settings.checks` times; counts the replays that fail the same way.
 void CheckFailure(const ExploreSettings& settings, ExploreFailure& failure) {
   // The bound the failing run had, and a little more: a hang's replay lasts that long.
-  const ReplayRunSettings replay{settings.run_timeout + 2, settings.expect_exit, "", {}};
+  const ReplayRunSettings replay{failure.bound + 2, settings.expect_exit, "", {}};
   failure.checks = settings.checks;
+  static std::atomic<size_t> checked{0};
+  const std::string prefix = settings.directory + "/check-" + std::to_string(checked++) + "-";
   for (size_t i = 0; i < settings.checks; ++i) {
-    const std::string base = settings.directory + "/check-" + std::to_string(i);
+    const std::string base = prefix + std::to_string(i);
     const SummaryVerdict verdict =
         ReplayClip(failure.clip, settings.command, replay, base + ".log", base + ".clip");
     failure.checks_failed += verdict.failure == failure.kind;
     fs::remove(base + ".clip");
     if (verdict.failure == failure.kind) fs::remove(base + ".log");
   }
+}
+
+// Checks `found` and files each failure under result.failures when its clip failed again, else
+// under result.unreproduced. True when one was reproduced.
+bool FileFailures(const ExploreSettings& settings, std::vector<ExploreFailure> found,
+                  ExploreResult& result) {
+  bool reproduced = false;
+  for (ExploreFailure& failure : found) {
+    CheckFailure(settings, failure);
+    reproduced |= failure.checks_failed > 0;
+    (failure.checks_failed > 0 ? result.failures : result.unreproduced)
+        .push_back(std::move(failure));
+  }
+  return reproduced;
+}
+
+// Runs settings.replays until one makes the program fail in a way its failure clip repeats, or
+// the time is spent. Failures are checked as they come (hunt_explore.h: failures/unreproduced);
+// those of replays already running when the first one was reproduced are kept too.
+void RunReplays(const ExploreSettings& settings, const std::function<double()>& seconds_left,
+                ExploreResult& result) {
+  const std::string directory = settings.directory + "/replays";
+  fs::create_directories(directory);
+  std::mutex mutex;
+  bool reproduced = false;
+  RunJobs(settings.replays.size(), settings.jobs, [&](size_t k) {
+    const ExploreReplay& planned = settings.replays[k];
+    {
+      const std::lock_guard<std::mutex> lock(mutex);
+      if (reproduced) return;
+    }
+    const double bound = std::min(settings.replay_timeout, seconds_left());
+    if (bound < kLeastUsefulSeconds) return;
+    const std::string base = directory + "/" + std::to_string(k + 1) + "-" + planned.strategy;
+    const ReplayRunSettings replay{bound, settings.expect_exit, "", planned.arguments};
+    const SummaryVerdict verdict =
+        ReplayClip(planned.clip, settings.command, replay, base + ".log", base + ".failure.clip");
+    {
+      const std::lock_guard<std::mutex> lock(mutex);
+      ++result.runs[planned.strategy];
+    }
+    if (verdict.failure.empty() || verdict.failure_clip.empty()) return;
+    ExploreFailure failure;
+    failure.strategy = planned.strategy;
+    failure.seed = planned.seed;
+    failure.chain = planned.chain;
+    failure.bound = bound;
+    failure.kind = verdict.failure;
+    failure.message = verdict.failure_message;
+    failure.site = verdict.failure_site;
+    failure.clip = verdict.failure_clip;
+    CheckFailure(settings, failure);
+    const std::lock_guard<std::mutex> lock(mutex);
+    reproduced |= failure.checks_failed > 0;
+    (failure.checks_failed > 0 ? result.failures : result.unreproduced)
+        .push_back(std::move(failure));
+  });
 }
 
 }  // namespace
@@ -118,6 +183,8 @@ ExploreResult Explore(const ExploreSettings& settings) {
   ExploreResult result;
   uint64_t pct_steps = 0;
   result.stopped = "budget spent";
+  RunReplays(settings, [&] { return settings.seconds - elapsed(); }, result);
+  if (!result.failures.empty()) result.stopped = "a replay failed";
   for (size_t round = 0; result.failures.empty(); ++round) {
     bool ran = false;
     for (const std::string& strategy : strategies) {
@@ -129,8 +196,7 @@ ExploreResult Explore(const ExploreSettings& settings) {
       ran = true;
       result.runs[strategy] += child.runs;
       if (strategy == "pct" && child.steps > 0) pct_steps = child.steps;
-      if (!child.failures.empty()) {
-        result.failures = std::move(child.failures);
+      if (!child.failures.empty() && FileFailures(settings, std::move(child.failures), result)) {
         result.stopped = "a run failed";
         break;
       }
@@ -142,28 +208,32 @@ ExploreResult Explore(const ExploreSettings& settings) {
     }
     if (!ran || strategies.empty()) break;
   }
-  for (ExploreFailure& failure : result.failures) CheckFailure(settings, failure);
   result.seconds = elapsed();
   return result;
 }
 
 nlohmann::json ExploreJson(const ExploreResult& result, const std::vector<std::string>& command) {
-  nlohmann::json failures = nlohmann::json::array();
-  for (const ExploreFailure& failure : result.failures)
-    failures.push_back(
-        {{"strategy", failure.strategy},
-         {"seed", failure.seed},
-         {"kind", failure.kind},
-         {"message", failure.message},
-         {"site", failure.site.empty() ? nlohmann::json(nullptr) : nlohmann::json(failure.site)},
-         {"clip", failure.clip},
-         {"replay_command", ReplayCommandLine(failure.clip, command)},
-         {"checks", failure.checks},
-         {"checks_failed", failure.checks_failed}});
+  auto listed = [&](const std::vector<ExploreFailure>& list) {
+    nlohmann::json failures = nlohmann::json::array();
+    for (const ExploreFailure& failure : list)
+      failures.push_back(
+          {{"strategy", failure.strategy},
+           {"seed", failure.seed},
+           {"chain", failure.chain},
+           {"kind", failure.kind},
+           {"message", failure.message},
+           {"site", failure.site.empty() ? nlohmann::json(nullptr) : nlohmann::json(failure.site)},
+           {"clip", failure.clip},
+           {"replay_command", ReplayCommandLine(failure.clip, command)},
+           {"checks", failure.checks},
+           {"checks_failed", failure.checks_failed}});
+    return failures;
+  };
   return {{"runs", result.runs},
           {"seconds", result.seconds},
           {"stopped", result.stopped},
-          {"failures", std::move(failures)}};
+          {"failures", listed(result.failures)},
+          {"unreproduced", listed(result.unreproduced)}};
 }
 
 std::string ExploreHtml(const ExploreResult& result, const std::vector<std::string>& command) {
@@ -174,8 +244,8 @@ std::string ExploreHtml(const ExploreResult& result, const std::vector<std::stri
   for (const ExploreFailure& failure : result.failures) {
     html += "<li class=\"explored-failure\"><b>" + XmlEscape(failure.kind) + "</b>" +
             (failure.site.empty() ? "" : " at " + XmlEscape(failure.site)) +
-            " <span class=\"chain\">(pecan fuzz --strategy " + XmlEscape(failure.strategy) +
-            ", seed " + std::to_string(failure.seed) + ")</span><br>" + XmlEscape(failure.message) +
+            " <span class=\"chain\">(" + XmlEscape(failure.chain) + ")</span><br>" +
+            XmlEscape(failure.message) +
             "<br>reproduce: <code>" + XmlEscape(ReplayCommandLine(failure.clip, command)) +
             "</code><br>its clip failed the " + "same way in " +
             std::to_string(failure.checks_failed) + " of " + std::to_string(failure.checks) +
@@ -203,8 +273,7 @@ void AddExploreToSarif(nlohmann::json& sarif, const ExploreResult& result,
          {"level", "error"},
          {"message",
           {{"text", failure.kind + (failure.site.empty() ? "" : " at " + failure.site) +
-                        " (pecan fuzz --strategy " + failure.strategy + ", seed " +
-                        std::to_string(failure.seed) + "): " + failure.message +
+                        " (" + failure.chain + "): " + failure.message +
                         "; reproduce: " + ReplayCommandLine(failure.clip, command)}}},
          {"partialFingerprints", {{"pecanExploredFailure/v1", failure.kind + "|" + failure.site}}},
          {"properties",

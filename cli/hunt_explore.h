@@ -1,7 +1,8 @@
 // The exploring phase of `pecan hunt`: when replaying the predictions made nothing fail, the
-// time left in the hunt's budget goes to `pecan fuzz` runs — RaceFuzzer on the predicted racing
-// pairs, PCT (depth 3) and random, in rounds of a few runs each — until one fails. A failure
-// comes with the chain that found it (strategy and seed) and its failure clip, which the hunt
+// time left in the hunt's budget goes first to replays hunt prepared (continuations of anomalies
+// that hatched without a failure, critical-section flips), then to `pecan fuzz` runs — RaceFuzzer
+// on the predicted racing pairs, PCT (depth 3) and random, in rounds of a few runs each — until
+// one fails. A failure comes with the chain that found it and its failure clip, which the hunt
 // replays again to check that it fails every time.
 #pragma once
 
@@ -15,20 +16,35 @@
 
 namespace pecan::cli {
 
+// A replay the exploring phase runs before pecan fuzz, from a clip hunt wrote for it.
+struct ExploreReplay {
+  std::string strategy;                // "continuation" or "flip"
+  std::string clip;
+  std::vector<std::string> arguments;  // more `pecan replay` options (--race-order, --seed, ...)
+  uint64_t seed = 0;
+  std::string chain;  // how hunt came to it, e.g. "critical-section flip flip-1a2b3c4d"
+};
+
 struct ExploreSettings {
   std::vector<std::string> command;
+  // Run first, in order, `jobs` at a time, each bounded by replay_timeout; none starts after
+  // one failed or the time is spent.
+  std::vector<ExploreReplay> replays;
+  double replay_timeout = 30;
   int expect_exit = 0;
   double run_timeout = 10;  // per fuzz run
   size_t jobs = 2;
   double seconds = 0;        // the time the exploration may take
   std::string directory;     // explore/ in the hunt's directory (created)
   std::string races_report;  // report.json when it predicts races (RaceFuzzer's targets), or ""
-  size_t checks = 3;         // replays of a failure clip that must all fail
+  size_t checks = 3;         // replays of a failure clip; it counts when one fails again
 };
 
 struct ExploreFailure {
-  std::string strategy;  // "pct", "random", "racefuzzer"
+  std::string strategy;  // "continuation", "flip", "pct", "random", "racefuzzer"
   uint64_t seed = 0;
+  std::string chain;  // how it was found, e.g. "pecan fuzz --strategy pct, seed 12"
+  double bound = 0;   // the failing run's time bound (its checks get 2 s more)
   std::string kind;  // assertion, crashed, exit, deadlock, timeout
   std::string message;
   std::string site;
@@ -38,8 +54,12 @@ struct ExploreFailure {
 };
 
 struct ExploreResult {
-  std::map<std::string, size_t> runs;  // per strategy
+  std::map<std::string, size_t> runs;  // per strategy (replays: "continuation", "flip")
+  // Failures whose clip failed the same way in at least one check replay: what hunt reports.
   std::vector<ExploreFailure> failures;
+  // Runs that failed but whose clip then never did (say a run slowed past its time bound by
+  // its strategy): not exposed bugs, kept for the record. Exploring goes on after them.
+  std::vector<ExploreFailure> unreproduced;
   double seconds = 0;
   std::string stopped;  // why it ended: "a run failed", "budget spent"
 };

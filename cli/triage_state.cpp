@@ -195,7 +195,7 @@ void WriteTriageState(const std::string& path, const TriageState& state,
          {"variant", s.variant},
          {"reason", s.reason},
          {"observed", s.observed},
-         {"happens_before_race", s.hb_race},
+         {"sound", s.sound},
          {"events", std::move(events)},
          {"traces", std::move(trace_list)},
          {"best_position", entry.best_order},
@@ -268,7 +268,7 @@ TriageState ReadTriageState(const std::string& dir, const std::string& what) {
       s.variant = f.at("variant");
       s.reason = f.at("reason");
       s.observed = f.at("observed");
-      s.hb_race = f.at("happens_before_race");
+      s.sound = f.at("sound");
       for (const auto& e : f.at("events")) s.events.push_back(EventFromState(e));
       for (const auto& t : f.at("traces"))
         entry.traces[t.at("position")] = {t.at("path"), t.at("witnesses")};

@@ -91,11 +91,12 @@ struct SummaryFinding {
   std::vector<SummaryEvent> events;  // in the pattern's order (from the trace of the best clip)
   std::vector<std::string> traces;   // every trace that shows it
   uint64_t witnesses = 0;            // candidate matches, summed over the traces
-  // A race whose two accesses are unordered by happens-before (locks' release-to-acquire
-  // included) in a recorded trace: no critical section has to be reordered to show it, so hunt
-  // replays these first. Not a proof: synchronization through plain variables (a spin on a flag)
-  // is invisible to happens-before, and replay still decides.
-  bool hb_race = false;
+  // A race whose two accesses weak causal precedence leaves unordered in a recorded trace
+  // (analyzer/wcp_races.h): no critical sections that conflict have to be reordered to show it,
+  // so hunt replays these first. Sound for the trace's first such race; for the others very
+  // likely, not proved (synchronization through plain variables, a spin on a flag, is invisible
+  // to it), and replay still decides.
+  bool sound = false;
 
   // The best (shortest) clip among the traces, if any could be generated.
   std::string clip_path;   // relative to the output directory

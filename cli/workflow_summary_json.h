@@ -53,7 +53,7 @@ inline nlohmann::json FindingJson(const SummaryFinding& finding) {
                       {"pattern", finding.pattern},
                       {"variant", finding.variant},
                       {"observed", finding.observed},
-                      {"happens_before_race", finding.hb_race},
+                      {"sound", finding.sound},
                       {"reason", finding.reason},
                       {"key", finding.key},
                       {"events", std::move(events)},
