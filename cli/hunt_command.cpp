@@ -23,7 +23,6 @@
 
 #include "analyzer/analysis.h"
 #include "analyzer/builtin_patterns.h"
-#include "analyzer/wcp_races.h"
 #include "analyzer/por_index.h"
 #include "analyzer/symbolizer.h"
 #include "cli/before_each.h"
@@ -31,6 +30,7 @@
 #include "cli/finding_groups.h"
 #include "cli/hunt_explore.h"
 #include "cli/hunt_followups.h"
+#include "cli/hunt_ranking.h"
 #include "cli/source_excerpt.h"
 #include "cli/suppressions_option.h"
 #include "cli/workflow_child_process.h"
@@ -271,23 +271,18 @@ int RunHunt(const HuntOptions& options) {
     summary.traces = {trace_path};
     findings.push_back(std::move(summary));
   }
-  // Rank before replaying: races WCP leaves unordered (analyzer/wcp_races.h) need no conflicting
-  // critical sections reordered, and are the likeliest to be real; they are replayed first, then
-  // the rest in the report's order. No replay starts once --budget is spent.
-  std::set<std::pair<SiteId, SiteId>> sound_sites;
-  for (const WcpRace& race : FindWcpRaces(trace)) {
-    const SiteId a = trace.site[race.first], b = trace.site[race.second];
-    sound_sites.insert({std::min(a, b), std::max(a, b)});
-  }
+  // Rank before replaying (hunt_ranking.h): sound races first, one replay per pattern and set
+  // of sites. No replay starts once --budget is spent.
+  const ReplayPlan plan = PlanReplays(trace, analysis.findings);
+  std::set<std::string> variant_ids;  // not replayed: another variant on their sites was
   for (size_t i = 0; i < findings.size(); i++) {
-    const Finding& finding = analysis.findings[i];
-    if (finding.pattern != "race" || finding.events.size() != 2) continue;
-    const SiteId a = trace.site[finding.events[0]], b = trace.site[finding.events[1]];
-    findings[i].sound = sound_sites.count({std::min(a, b), std::max(a, b)}) > 0;
+    findings[i].sound = plan.sound[i];
+    if (plan.represented_by[i] != i && variant_ids.insert(findings[i].id).second)
+      findings[i].verdict.reason = "not replayed: a variant on the same sites, " +
+                                   findings[plan.represented_by[i]].id + ", was replayed";
   }
-  std::vector<size_t> ranked(findings.size());
-  for (size_t i = 0; i < ranked.size(); i++) ranked[i] = i;
-  std::stable_partition(ranked.begin(), ranked.end(), [&](size_t i) { return findings[i].sound; });
+  const std::vector<size_t>& ranked = plan.order;
+  const size_t variants = findings.size() - ranked.size();
   // A finding's clip, written when its turn to be replayed comes: a hunt that predicts
   // thousands writes only what its budget replays. The generator validates each clip first.
   auto make_clip = [&](size_t i) {
@@ -316,6 +311,9 @@ int RunHunt(const HuntOptions& options) {
   std::cout << "pecan hunt: " << Plural(trace.size_events(), "event") << ", "
             << Plural(findings.size(), "prediction");
   if (sound > 0) std::cout << " (" << sound << " sound)";
+  if (variants > 0)
+    std::cout << ", " << Plural(ranked.size(), "replay") << " (" << variants
+              << " variants on the same sites left out)";
   if (analysis.stats.suppressed > 0)
     std::cout << " (and " << analysis.stats.suppressed << " hidden by --suppressions)";
   if (analysis.stats.capped > 0)
@@ -327,8 +325,8 @@ int RunHunt(const HuntOptions& options) {
 
   if (!findings.empty()) {
     // On a terminal, a bar of predictions done (a hunt of a real program replays for minutes).
-    ProgressWithWarnings progress("pecan hunt: replaying " + Plural(findings.size(), "prediction"),
-                                  findings.size());
+    ProgressWithWarnings progress("pecan hunt: replaying " + Plural(ranked.size(), "prediction"),
+                                  ranked.size());
     progress.Update(0);
     size_t done = 0;
     std::atomic<size_t> confirmed_so_far{0};
@@ -406,7 +404,9 @@ int RunHunt(const HuntOptions& options) {
   std::stable_sort(findings.begin(), findings.end(), SummaryOrder);
   size_t confirmed = 0, exposed = 0, refuted = 0, errors = 0, no_clip = 0, not_replayed = 0;
   for (const auto& f : findings) {
-    if (f.clip_path.empty() && !f.clip_error.empty())
+    if (variant_ids.count(f.id))
+      continue;  // counted in `variants`
+    else if (f.clip_path.empty() && !f.clip_error.empty())
       no_clip++;
     else if (f.verdict.outcome.empty())
       not_replayed++;
@@ -439,7 +439,8 @@ int RunHunt(const HuntOptions& options) {
         {"replay_errors", errors},
         {"bugs", groups.size()},
         {"suppressed", analysis.stats.suppressed},
-        {"capped", analysis.stats.capped}}},
+        {"capped", analysis.stats.capped},
+        {"variants", variants}}},
       {"bugs", GroupsJson(groups, findings)},
       {"findings", std::move(findings_json)}};
   if (explored) verdicts["explore"] = ExploreJson(*explored, options.command);

@@ -63,6 +63,9 @@ inline nlohmann::json FindingJson(const SummaryFinding& finding) {
                       {"verdict", VerdictJson(finding.verdict)},
                       {"confirmed", finding.verdict.confirmed()},
                       {"failed", !finding.verdict.failure.empty()}};
+  // Why a prediction with no verdict was not replayed (hunt: --budget spent, a variant's replay).
+  if (finding.verdict.outcome.empty() && !finding.verdict.reason.empty())
+    json["not_replayed"] = finding.verdict.reason;
   if (!finding.clip_path.empty()) {
     json["clip"] = {
         {"path", finding.clip_path}, {"trace", finding.clip_trace}, {"steps", finding.clip_steps}};
