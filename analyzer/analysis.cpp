@@ -174,6 +174,7 @@ AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options) {
     }
     result.stats.candidates += r.stats.candidates;
     result.stats.capped += r.stats.capped;
+    result.stats.windowed += r.stats.windowed;
     for (Finding& f : r.findings) result.findings.push_back(std::move(f));
     const double share = r.seconds / static_cast<double>(groups[i].size());
     for (const Pattern* p : groups[i]) {

@@ -41,6 +41,10 @@ struct AnalysisStats {
   uint64_t candidates = 0;  // matches examined before deduplication
   uint64_t suppressed = 0;  // findings --suppressions hid
   uint64_t capped = 0;      // site tuples AnalysisOptions::max_per_site left out
+  // Scans of a long atomic region cut short: two-location patterns pair a region's accesses only
+  // up to 128 accesses apart (pattern_search.cpp, kMaxUnitScan), so a function that runs a
+  // whole loop under --regions functions costs a window per access, not a square.
+  uint64_t windowed = 0;
   double seconds_total = 0;
   // e.g. {"index", 1.2}, {"race", 0.4}: "index" is building the shared indices; a family's
   // seconds are its search time (patterns of one shape are searched together and split their

@@ -77,6 +77,11 @@ struct UnitClasses {
   std::vector<std::pair<LocksetId, std::vector<uint32_t>>> buckets;  // representative lockset
 };
 
+// A unit's later event on a location not bound yet is looked for among this many accesses after
+// its previous event (BindInUnit, and the pairs of ClassesOf): a two-location pattern in a long
+// unit pairs accesses at most this far apart, so its cost is linear in the unit's accesses.
+constexpr size_t kMaxUnitScan = 128;
+
 // Windows longer than this are not scanned for the lock prefilter (they rarely exclude).
 constexpr uint64_t kPrefilterSlots = 64;
 constexpr size_t kPrefilterLocksets = 4;
@@ -339,7 +344,14 @@ class Matcher {
                                   accesses);
     }
     const uint32_t variable = p_.variable[pos];
-    for (size_t idx = start + 1; idx < region_end; ++idx) {
+    // A variable not bound yet may take any later location of the unit: look only at the next
+    // kMaxUnitScan accesses, so a long unit (a function call of a whole compression loop under
+    // --regions functions) costs a window per event, not the square of its accesses.
+    const bool free_location = location_of_variable_[variable] == kUnbound && !same_variable;
+    const size_t scan_end =
+        free_location ? std::min(region_end, start + 1 + kMaxUnitScan) : region_end;
+    if (free_location && scan_end < region_end) ++stats_->windowed;
+    for (size_t idx = start + 1; idx < scan_end; ++idx) {
       const LocationId l = locations[idx];
       if (location_of_variable_[variable] != kUnbound) {
         if (location_of_variable_[variable] != l) continue;
@@ -531,7 +543,10 @@ class Matcher {
       const size_t begin = c_.region_offsets[r];
       const size_t end = c_.region_offsets[r + 1];
       for (size_t i = begin; i < end; ++i) {
-        for (size_t j = i + 1; j < end; ++j) {
+        // Pairs on two locations: within kMaxUnitScan accesses, as BindInUnit looks for them.
+        const size_t last = same_variable ? end : std::min(end, i + 1 + kMaxUnitScan);
+        if (last < end) ++stats_->windowed;
+        for (size_t j = i + 1; j < last; ++j) {
           if (same_variable) {
             // The next access of the region to the same bytes.
             if (locations[j] != locations[i] ||

@@ -14,6 +14,7 @@ namespace pecan {
 struct PatternSearchStats {
   uint64_t candidates = 0;  // complete matches of the pattern's shape examined
   uint64_t capped = 0;      // site tuples left out by `max_per_site`
+  uint64_t windowed = 0;    // unit scans cut at kMaxUnitScan accesses (pattern_search.cpp)
 };
 
 // Runs `pattern` over the context. Findings carry pattern, variant, observed, events, overtaken,
