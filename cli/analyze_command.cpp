@@ -15,10 +15,10 @@
 #include "analyzer/report_text.h"
 #include "analyzer/symbolizer.h"
 #include "cli/command.h"
-#include "cli/suppressions_option.h"
 #include "trace_format/error.h"
 #include "trace_format/std_format.h"
 #include "trace_format/trace_reader.h"
+#include "workflow/suppressions_file.h"
 
 namespace pecan::cli {
 namespace {

@@ -6,8 +6,8 @@
 #include <cstring>
 #include <iostream>
 
-#include "cli/program_lookup.h"
 #include "trace_format/error.h"
+#include "workflow/program_lookup.h"
 
 namespace pecan::cli {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/child_supervision.h"
+#include "workflow/child_supervision.h"
 
 namespace pecan::cli {
 

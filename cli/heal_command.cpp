@@ -18,12 +18,12 @@
 
 #include "cli/command.h"
 #include "cli/foreground_child.h"
-#include "cli/heal_targets.h"
-#include "cli/library_runtime.h"
-#include "cli/program_file.h"
-#include "cli/program_lookup.h"
 #include "trace_format/error.h"
 #include "trace_format/signal_name.h"
+#include "workflow/heal_targets.h"
+#include "workflow/library_runtime.h"
+#include "workflow/program_file.h"
+#include "workflow/program_lookup.h"
 
 namespace pecan::cli {
 namespace {

@@ -26,24 +26,7 @@
 #include "analyzer/happens_before_races.h"
 #include "analyzer/por_index.h"
 #include "analyzer/symbolizer.h"
-#include "cli/before_each.h"
 #include "cli/command.h"
-#include "cli/finding_groups.h"
-#include "cli/hunt_explore.h"
-#include "cli/source_excerpt.h"
-#include "cli/suppressions_option.h"
-#include "cli/workflow_child_process.h"
-#include "cli/workflow_clip_picture.h"
-#include "cli/workflow_finding_summary.h"
-#include "cli/workflow_finding_view.h"
-#include "cli/workflow_html_summary.h"
-#include "cli/workflow_job_runner.h"
-#include "cli/workflow_output_directory.h"
-#include "cli/workflow_progress_warnings.h"
-#include "cli/workflow_replay_runner.h"
-#include "cli/workflow_report_files.h"
-#include "cli/workflow_summary_json.h"
-#include "cli/workflow_summary_sarif.h"
 #include "schedgen/clip_builder.h"
 #include "schedgen/recorded_run.h"
 #include "schedgen/schedule_generator.h"
@@ -51,6 +34,23 @@
 #include "trace_format/error.h"
 #include "trace_format/output_file.h"
 #include "trace_format/trace_reader.h"
+#include "workflow/before_each.h"
+#include "workflow/child_process.h"
+#include "workflow/clip_picture.h"
+#include "workflow/finding_groups.h"
+#include "workflow/finding_summary.h"
+#include "workflow/finding_view.h"
+#include "workflow/html_summary.h"
+#include "workflow/hunt_explore.h"
+#include "workflow/job_runner.h"
+#include "workflow/output_directory.h"
+#include "workflow/progress_warnings.h"
+#include "workflow/replay_runner.h"
+#include "workflow/report_files.h"
+#include "workflow/source_excerpt.h"
+#include "workflow/summary_json.h"
+#include "workflow/summary_sarif.h"
+#include "workflow/suppressions_file.h"
 
 namespace pecan::cli {
 namespace {
@@ -78,7 +78,7 @@ std::string Plural(size_t n, const std::string& word) {
 }
 
 // What hunt writes in DIR. A previous hunt's files there are removed first, so nothing stale is
-// mistaken for new; anyone else's refuse the hunt before it starts (workflow_output_directory.h).
+// mistaken for new; anyone else's refuse the hunt before it starts (workflow/output_directory.h).
 const std::vector<std::string> kHuntFiles = {
     "trace.pecan", "report.json", "report.sarif", "report.html", "verdicts.json",
     "record.log",  "clips/",      "replays/",     "failures/",   "explore/"};

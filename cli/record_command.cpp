@@ -20,13 +20,13 @@
 
 #include "cli/command.h"
 #include "cli/foreground_child.h"
-#include "cli/library_runtime.h"
-#include "cli/program_file.h"
-#include "cli/program_lookup.h"
 #include "cli/record_deadlock_text.h"
 #include "trace_format/error.h"
 #include "trace_format/signal_name.h"
 #include "trace_format/trace_reader.h"
+#include "workflow/library_runtime.h"
+#include "workflow/program_file.h"
+#include "workflow/program_lookup.h"
 
 namespace pecan::cli {
 namespace {

@@ -13,11 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/before_each.h"
 #include "cli/command.h"
-#include "cli/library_runtime.h"
-#include "cli/program_file.h"
-#include "cli/program_lookup.h"
 #include "cli/replay_gdb_script.h"
 #include "cli/replay_output.h"
 #include "cli/replay_program_check.h"
@@ -25,6 +21,10 @@
 #include "proto/clip.pb.h"
 #include "trace_format/clip_file.h"
 #include "trace_format/error.h"
+#include "workflow/before_each.h"
+#include "workflow/library_runtime.h"
+#include "workflow/program_file.h"
+#include "workflow/program_lookup.h"
 
 namespace pecan::cli {
 namespace {

@@ -1,8 +1,8 @@
 // RealRacesJson and FirstRealRaceText over PlaceNames.
 #include "cli/replay_race_text.h"
 
-#include "cli/verdict_place_names.h"
 #include "trace_format/event_kind.h"
+#include "workflow/verdict_place_names.h"
 
 namespace pecan::cli {
 namespace {

@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
-#include "cli/verdict_place_names.h"
 #include "proto/clip.pb.h"
 #include "proto/report.pb.h"
+#include "workflow/verdict_place_names.h"
 
 namespace pecan::cli {
 

@@ -3,7 +3,7 @@
 
 #include <regex>
 
-#include "cli/verdict_place_names.h"
+#include "workflow/verdict_place_names.h"
 
 namespace pecan::cli {
 namespace {

@@ -15,10 +15,10 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "cli/workflow_child_process.h"
 #include "e2e_paths.h"
 #include "proto/clip.pb.h"
 #include "trace_format/clip_file.h"
+#include "workflow/child_process.h"
 
 namespace e2e {
 

@@ -13,9 +13,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "cli/workflow_child_process.h"
-#include "cli/workflow_job_runner.h"
 #include "e2e_paths.h"
+#include "workflow/child_process.h"
+#include "workflow/job_runner.h"
 
 extern char** environ;
 

@@ -18,8 +18,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "cli/program_lookup.h"
 #include "e2e_support.h"
+#include "workflow/program_lookup.h"
 
 namespace fs = std::filesystem;
 

@@ -18,8 +18,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "cli/workflow_job_runner.h"
 #include "e2e_support.h"
+#include "workflow/job_runner.h"
 
 namespace fs = std::filesystem;
 

@@ -1,0 +1,31 @@
+// --before-each CMD of hunt, replay and triage: a shell command that restores the program's
+// starting state (removes the files it creates, say) before the recording and before each
+// replay, so every run starts from the same state. Its failure stops the run it precedes.
+#pragma once
+
+#include <string>
+
+#include "trace_format/error.h"
+#include "workflow/child_process.h"
+
+namespace pecan::cli {
+
+// Runs `command` with /bin/sh -c (output to ours, or to `log_path` when given); throws
+// PecanError("<who>: --before-each ...") when it does not exit 0. Does nothing for "".
+inline void RunBeforeEach(const std::string& command, const std::string& who,
+                          const std::string& log_path = "") {
+  if (command.empty()) return;
+  ChildSpec spec;
+  spec.argv = {"/bin/sh", "-c", command};
+  spec.stdout_path = log_path;
+  spec.stderr_path = log_path;
+  spec.timeout_seconds = 300;
+  const ChildResult result = RunChild(spec);
+  if (result.exited && result.exit_status == 0) return;
+  throw PecanError(who + ": --before-each '" + command + "' " +
+                   (result.timed_out ? std::string("did not end within 300 s")
+                    : result.exited  ? "exited with status " + std::to_string(result.exit_status)
+                                     : "was killed by signal " + std::to_string(result.signal)));
+}
+
+}  // namespace pecan::cli
