@@ -19,11 +19,11 @@
 #include <vector>
 
 #include "cli/command.h"
-#include "cli/foreground_child.h"
 #include "cli/record_deadlock_text.h"
 #include "trace_format/error.h"
 #include "trace_format/signal_name.h"
 #include "trace_format/trace_reader.h"
+#include "workflow/foreground_child.h"
 #include "workflow/library_runtime.h"
 #include "workflow/program_file.h"
 #include "workflow/program_lookup.h"

@@ -14,8 +14,8 @@
 #include <iostream>
 #include <sstream>
 
-#include "cli/foreground_child.h"
 #include "trace_format/error.h"
+#include "workflow/foreground_child.h"
 
 namespace pecan::cli {
 

@@ -1,5 +1,5 @@
 // ForegroundChild: posix_spawnp with POSIX_SPAWN_SETSIGDEF for SIGINT/SIGQUIT.
-#include "cli/foreground_child.h"
+#include "workflow/foreground_child.h"
 
 #include <spawn.h>
 
