@@ -12,20 +12,7 @@ namespace pecan::cli {
 
 // Runs `command` with /bin/sh -c (output to ours, or to `log_path` when given); throws
 // PecanError("<who>: --before-each ...") when it does not exit 0. Does nothing for "".
-inline void RunBeforeEach(const std::string& command, const std::string& who,
-                          const std::string& log_path = "") {
-  if (command.empty()) return;
-  ChildSpec spec;
-  spec.argv = {"/bin/sh", "-c", command};
-  spec.stdout_path = log_path;
-  spec.stderr_path = log_path;
-  spec.timeout_seconds = 300;
-  const ChildResult result = RunChild(spec);
-  if (result.exited && result.exit_status == 0) return;
-  throw PecanError(who + ": --before-each '" + command + "' " +
-                   (result.timed_out ? std::string("did not end within 300 s")
-                    : result.exited  ? "exited with status " + std::to_string(result.exit_status)
-                                     : "was killed by signal " + std::to_string(result.signal)));
-}
+void RunBeforeEach(const std::string& command, const std::string& who,
+                   const std::string& log_path = "");
 
 }  // namespace pecan::cli

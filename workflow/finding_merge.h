@@ -46,68 +46,23 @@ class FindingMerger {
 
   // `order` is the trace's position among the inputs; results do not depend on arrival order.
   // Only the best finding per key is kept, so memory grows with distinct findings, not traces.
-  void Add(size_t order, TriagedTrace triaged) {
-    for (TriagedFinding& finding : triaged.findings) {
-      auto [it, fresh] = merged_.try_emplace(finding.summary.key);
-      Entry& entry = it->second;
-      auto [trace, first] = entry.traces.try_emplace(order, triaged.trace.path, 0);
-      trace->second.second += finding.summary.witnesses;
-      if (fresh || Better(finding, order, entry)) {
-        entry.best = std::move(finding);
-        entry.best_order = order;
-      }
-    }
-  }
+  void Add(size_t order, TriagedTrace triaged);
 
   // Adds an entry as another merger (a shard's) kept it.
-  void Add(const std::string& key, Entry other) {
-    auto [it, fresh] = merged_.try_emplace(key);
-    Entry& entry = it->second;
-    for (auto& [order, trace] : other.traces) entry.traces.try_emplace(order, std::move(trace));
-    if (fresh || Better(other.best, other.best_order, entry)) {
-      entry.best = std::move(other.best);
-      entry.best_order = other.best_order;
-    }
-  }
+  void Add(const std::string& key, Entry other);
 
-  void Merge(FindingMerger other) {
-    for (auto& [key, entry] : other.merged_) Add(key, std::move(entry));
-  }
+  void Merge(FindingMerger other);
 
   // The replay of a finding's best clip (by key); false when no finding has that key.
   bool SetVerdict(const std::string& key, const SummaryVerdict& verdict,
-                  const std::string& replay_log) {
-    auto it = merged_.find(key);
-    if (it == merged_.end()) return false;
-    it->second.best.summary.verdict = verdict;
-    it->second.best.replay_log = replay_log;
-    return true;
-  }
+                  const std::string& replay_log);
 
   // Every distinct finding, in key order, with its traces in input order, summed witnesses and
   // (when any trace had one) its best clip. Each keeps the analyzer's id — the one hunt and
   // `pecan analyze` print — unless an earlier finding (in key order) has it already: two builds
   // of one program name the same file and offsets alike but differ in build-id, so their keys
   // differ. The later one gets the key's digest appended, as its clip's file name must differ.
-  std::vector<TriagedFinding> Results() const {
-    std::vector<TriagedFinding> results;
-    std::set<std::string> ids;
-    for (const auto& [key, entry] : merged_) {
-      TriagedFinding finding = entry.best;
-      if (!ids.insert(finding.summary.id).second) {
-        finding.summary.id += "-" + HexString(StableDigest(key) & 0xffffffffu, 8);
-        ids.insert(finding.summary.id);
-      }
-      finding.summary.traces.clear();
-      finding.summary.witnesses = 0;
-      for (const auto& [order, trace] : entry.traces) {
-        finding.summary.traces.push_back(trace.first);
-        finding.summary.witnesses += trace.second;
-      }
-      results.push_back(std::move(finding));
-    }
-    return results;
-  }
+  std::vector<TriagedFinding> Results() const;
 
   const std::map<std::string, Entry>& entries() const { return merged_; }
   size_t size() const { return merged_.size(); }
@@ -116,29 +71,11 @@ class FindingMerger {
   // A clip beats no clip; then fewer steps; then the earlier trace, so the choice is the same
   // whatever order the parallel analyses finish in. The same candidate twice (two shards' merges
   // of one trace) keeps a replay's verdict over none, and of two verdicts the stronger.
-  static bool Better(const TriagedFinding& candidate, size_t order, const Entry& entry) {
-    const bool has = candidate.clip != nullptr, had = entry.best.clip != nullptr;
-    if (has != had) return has;
-    if (has && candidate.summary.clip_steps != entry.best.summary.clip_steps)
-      return candidate.summary.clip_steps < entry.best.summary.clip_steps;
-    if (order != entry.best_order) return order < entry.best_order;
-    return VerdictRank(candidate.summary.verdict) < VerdictRank(entry.best.summary.verdict);
-  }
+  static bool Better(const TriagedFinding& candidate, size_t order, const Entry& entry);
 
   // Lower is stronger: a failure, then confirmed, then refuted, then errors; then not replayed.
   // The text breaks ties, so the choice never depends on which merge came first.
-  static std::pair<int, std::string> VerdictRank(const SummaryVerdict& verdict) {
-    int rank = 4;
-    if (verdict.outcome.empty())
-      rank = 5;
-    else if (verdict.outcome == "exposed" || (verdict.confirmed() && !verdict.failure.empty()))
-      rank = 0;
-    else if (verdict.confirmed())
-      rank = 1;
-    else if (verdict.outcome == "infeasible")
-      rank = 3;
-    return {rank, verdict.outcome + "|" + verdict.failure + "|" + verdict.reason};
-  }
+  static std::pair<int, std::string> VerdictRank(const SummaryVerdict& verdict);
 
   std::map<std::string, Entry> merged_;
 };

@@ -14,21 +14,10 @@
 namespace pecan::cli {
 
 // `value` in lower-case hex, zero-padded to `digits`.
-inline std::string HexString(uint64_t value, int digits = 16) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%0*llx", digits, static_cast<unsigned long long>(value));
-  return text;
-}
+std::string HexString(uint64_t value, int digits = 16);
 
 // 64-bit FNV-1a: a short, stable digest for ids and file names (not a security measure).
-inline uint64_t StableDigest(const std::string& text) {
-  uint64_t hash = 1469598103934665603ull;
-  for (unsigned char c : text) {
-    hash ^= c;
-    hash *= 1099511628211ull;
-  }
-  return hash;
-}
+uint64_t StableDigest(const std::string& text);
 
 struct SummarySite {
   std::string function;  // empty when unknown
@@ -120,17 +109,6 @@ struct SummaryTrace {
 
 // Findings whose replay made the program fail first (confirmed, then the failure; or exposed),
 // then the other confirmed ones, then the rest; within each, by pattern and merge key.
-inline bool SummaryOrder(const SummaryFinding& a, const SummaryFinding& b) {
-  auto rank = [](const SummaryFinding& f) {
-    if (f.verdict.outcome == "exposed") return 0;
-    if (f.verdict.confirmed()) return f.verdict.failure.empty() ? 1 : 0;
-    if (f.verdict.outcome.empty()) return 2;
-    if (f.verdict.outcome == "infeasible") return 3;
-    return 4;
-  };
-  if (rank(a) != rank(b)) return rank(a) < rank(b);
-  if (a.pattern != b.pattern) return a.pattern < b.pattern;
-  return a.key < b.key;
-}
+bool SummaryOrder(const SummaryFinding& a, const SummaryFinding& b);
 
 }  // namespace pecan::cli

@@ -180,7 +180,7 @@ int WriteTriageSummaries(const TriageState& state, const std::vector<TriagedFind
     for (size_t i : g.members) {
       const SummaryFinding& f = findings[i];
       std::cout << "       - " << f.pattern << " " << f.variant << " (" << f.id << ")";
-      if (!f.verdict.outcome.empty()) std::cout << " [" << html_summary_detail::VerdictText(f.verdict) << "]";
+      if (!f.verdict.outcome.empty()) std::cout << " [" << VerdictText(f.verdict) << "]";
       if (f.clip_path.empty()) std::cout << " [no feasible clip]";
       std::cout << "\n";
       for (const auto& event : f.events)
