@@ -21,6 +21,10 @@
 #include "workflow/suppressions_file.h"
 
 namespace pecan::cli {
+
+using workflow::kSuppressionsHelp;
+using workflow::LoadSuppressions;
+
 namespace {
 
 struct AnalyzeOptions {

@@ -12,6 +12,10 @@
 #include "workflow/fuzz.h"
 
 namespace pecan::cli {
+
+using workflow::FuzzOptions;
+using workflow::RunFuzz;
+
 namespace {
 
 std::function<int()> SetupFuzz(CLI::App& app) {

@@ -9,6 +9,10 @@
 #include "workflow/heal.h"
 
 namespace pecan::cli {
+
+using workflow::HealOptions;
+using workflow::RunHeal;
+
 namespace {
 
 constexpr const char* kHealHelp =

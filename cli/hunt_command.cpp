@@ -10,6 +10,11 @@
 #include "workflow/suppressions_file.h"
 
 namespace pecan::cli {
+
+using workflow::HuntOptions;
+using workflow::kSuppressionsHelp;
+using workflow::RunHunt;
+
 namespace {
 
 std::function<int()> SetupHunt(CLI::App& app) {

@@ -14,6 +14,10 @@
 #include "workflow/child_supervision.h"
 
 namespace pecan::cli {
+
+using workflow::EndIfTerminationRequested;
+using workflow::InstallTerminationHandlers;
+
 std::vector<CommandSpec>& CommandRegistry() {
   static std::vector<CommandSpec> registry;
   return registry;

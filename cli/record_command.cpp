@@ -29,6 +29,19 @@
 #include "workflow/program_lookup.h"
 
 namespace pecan::cli {
+
+using workflow::ForegroundChild;
+using workflow::InspectProgramFile;
+using workflow::kRuntimeLibrary;
+using workflow::LibraryRuntime;
+using workflow::MergedEnvironment;
+using workflow::PreloadLibraryRuntime;
+using workflow::ProgramFile;
+using workflow::RequireExecutable;
+using workflow::RuntimePreloaded;
+using workflow::SupervisedEnd;
+using workflow::TerminationSignal;
+
 namespace {
 
 constexpr const char* kBuildHelp = R"(How to build PROGRAM for recording:

@@ -27,6 +27,13 @@
 #include "workflow/program_lookup.h"
 
 namespace pecan::cli {
+
+using workflow::InspectProgramFile;
+using workflow::LibraryRuntime;
+using workflow::MergedEnvironment;
+using workflow::PreloadLibraryRuntime;
+using workflow::RunBeforeEach;
+
 namespace {
 
 // The parent's bound is the runtime's plus this, so the runtime normally reports first (a run

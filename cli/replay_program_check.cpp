@@ -11,6 +11,14 @@
 #include "workflow/program_lookup.h"
 
 namespace pecan::cli {
+
+using workflow::InspectProgramFile;
+using workflow::kRuntimeLibrary;
+using workflow::LibraryRuntime;
+using workflow::ProgramFile;
+using workflow::RequireExecutable;
+using workflow::RuntimePreloaded;
+
 namespace {
 
 std::string Hex(const std::string& bytes) {

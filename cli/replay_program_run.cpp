@@ -19,6 +19,10 @@
 
 namespace pecan::cli {
 
+using workflow::EndIfTerminationRequested;
+using workflow::ForegroundChild;
+using workflow::SupervisedEnd;
+
 ChildEnd RunBounded(const std::string& executable, std::vector<std::string> argv,
                     std::vector<std::string> environment, double bound_seconds) {
   ForegroundChild child(executable, std::move(argv), std::move(environment), "replay: ");

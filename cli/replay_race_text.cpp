@@ -5,6 +5,10 @@
 #include "workflow/verdict_place_names.h"
 
 namespace pecan::cli {
+
+using workflow::Hex;
+using workflow::PlaceNames;
+
 namespace {
 
 nlohmann::json AccessJson(const proto::RaceAccess& access, PlaceNames& names) {

@@ -27,7 +27,7 @@ class ReasonPlaces {
 
  private:
   std::map<std::string, proto::Place> modules_;  // file name -> the module's path and build-id
-  PlaceNames names_;
+  workflow::PlaceNames names_;
 };
 
 // `text` with every "name+0xOFFSET" that `places` resolves replaced by its "file:line

@@ -6,6 +6,10 @@
 #include "workflow/verdict_place_names.h"
 
 namespace pecan::cli {
+
+using workflow::BaseName;
+using workflow::PlaceNames;
+
 namespace {
 
 std::string WhatTheCallWaitsFor(const proto::StuckThread& thread, PlaceNames& names) {

@@ -15,6 +15,15 @@
 #include "workflow/triage.h"
 
 namespace pecan::cli {
+
+using workflow::kSuppressionsHelp;
+using workflow::RunTriage;
+using workflow::RunTriageMerge;
+using workflow::RunTriageReplay;
+using workflow::TriageMergeOptions;
+using workflow::TriageOptions;
+using workflow::TriageReplayOptions;
+
 namespace {
 
 // CLI11 gives every positional to the first positional option that takes it, "--" or not. So

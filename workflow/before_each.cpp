@@ -1,6 +1,6 @@
 #include "workflow/before_each.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 void RunBeforeEach(const std::string& command, const std::string& who,
                    const std::string& log_path) {
@@ -18,4 +18,4 @@ void RunBeforeEach(const std::string& command, const std::string& who,
                                      : "was killed by signal " + std::to_string(result.signal)));
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -8,11 +8,11 @@
 #include "trace_format/error.h"
 #include "workflow/child_process.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // Runs `command` with /bin/sh -c (output to ours, or to `log_path` when given); throws
 // PecanError("<who>: --before-each ...") when it does not exit 0. Does nothing for "".
 void RunBeforeEach(const std::string& command, const std::string& who,
                    const std::string& log_path = "");
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

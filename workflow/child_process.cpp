@@ -1,6 +1,6 @@
 #include "workflow/child_process.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 ChildResult RunChild(const ChildSpec& spec) {
   if (spec.argv.empty()) throw PecanError("workflow: no program to run");
@@ -54,4 +54,4 @@ ChildResult RunChild(const ChildSpec& spec) {
   return result;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

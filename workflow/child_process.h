@@ -24,7 +24,7 @@
 #include "workflow/child_supervision.h"
 #include "workflow/program_lookup.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 struct ChildSpec {
   std::vector<std::string> argv;                   // argv[0] is looked up in PATH
@@ -48,4 +48,4 @@ struct ChildResult {
 // cannot be started (no such program, unwritable output file).
 ChildResult RunChild(const ChildSpec& spec);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

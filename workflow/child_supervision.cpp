@@ -1,6 +1,6 @@
 #include "workflow/child_supervision.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 namespace {
 
@@ -165,4 +165,4 @@ void SupervisedChild::Release() {
   slot_ = -1;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

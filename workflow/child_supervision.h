@@ -17,7 +17,7 @@
 
 #include "trace_format/error.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // Where a child runs. kOwn: in a process group of its own, signalled as a group (the child and
 // whatever it started). kPecans: in pecan's, so the terminal's Ctrl-C reaches it and it may read
@@ -81,4 +81,4 @@ class SupervisedChild {
   bool own_group_;
 };
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -1,6 +1,6 @@
 #include "workflow/clip_picture.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 std::string ShortSite(const SummarySite& site) {
   if (site.file.empty()) return site.text;
@@ -119,4 +119,4 @@ void LabelWindowRuns(SwimlanePicture& picture,
   }
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -13,7 +13,7 @@
 #include "workflow/finding_summary.h"
 #include "workflow/swimlane_svg.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // "lost_update.c:24 (add_batch)": the file's name without its directory; the site's text when
 // it has no file.
@@ -31,4 +31,4 @@ SwimlanePicture PictureOfClip(const proto::Clip& clip,
 // accesses the other way round from the clip, so its steps s and s+1 are the clip's s+1 and s.
 void LabelWindowRuns(SwimlanePicture& picture, const std::function<std::string(uint64_t)>& site_of);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

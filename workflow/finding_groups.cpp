@@ -8,7 +8,7 @@
 
 #include "workflow/summary_json.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 namespace {
 
 // Union-find over finding indexes.
@@ -149,4 +149,4 @@ void MarkBugs(nlohmann::json& findings_json, const std::vector<FindingGroup>& gr
       if (i < findings_json.size()) findings_json[i]["bug"] = group.id;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -13,7 +13,7 @@
 
 #include "workflow/finding_summary.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // What replay made of a finding, strongest first.
 enum class Evidence { kFailed = 0, kConfirmed = 1, kPredicted = 2, kRefuted = 3 };
@@ -47,4 +47,4 @@ nlohmann::json GroupsJson(const std::vector<FindingGroup>& groups,
 // order of the findings the groups were made from.
 void MarkBugs(nlohmann::json& findings_json, const std::vector<FindingGroup>& groups);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

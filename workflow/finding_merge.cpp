@@ -1,6 +1,6 @@
 #include "workflow/finding_merge.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 void FindingMerger::Add(size_t order, TriagedTrace triaged) {
   for (TriagedFinding& finding : triaged.findings) {
@@ -80,4 +80,4 @@ std::pair<int, std::string> FindingMerger::VerdictRank(const SummaryVerdict& ver
   return {rank, verdict.outcome + "|" + verdict.failure + "|" + verdict.reason};
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -18,7 +18,7 @@
 #include "proto/clip.pb.h"
 #include "workflow/finding_summary.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // One finding of one trace as triage keeps it: the summary (key, id, events, clip_steps or
 // clip_error) and the clip itself, which is only written if it turns out to be the best.
@@ -80,4 +80,4 @@ class FindingMerger {
   std::map<std::string, Entry> merged_;
 };
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

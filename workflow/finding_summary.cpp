@@ -1,6 +1,6 @@
 #include "workflow/finding_summary.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 std::string HexString(uint64_t value, int digits) {
   char text[32];
@@ -30,4 +30,4 @@ bool SummaryOrder(const SummaryFinding& a, const SummaryFinding& b) {
   return a.key < b.key;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

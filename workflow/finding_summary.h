@@ -11,7 +11,7 @@
 
 #include "workflow/swimlane_svg.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // `value` in lower-case hex, zero-padded to `digits`.
 std::string HexString(uint64_t value, int digits = 16);
@@ -111,4 +111,4 @@ struct SummaryTrace {
 // then the other confirmed ones, then the rest; within each, by pattern and merge key.
 bool SummaryOrder(const SummaryFinding& a, const SummaryFinding& b);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

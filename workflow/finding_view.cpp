@@ -1,6 +1,6 @@
 #include "workflow/finding_view.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 std::string PortableSite(const Trace& trace, SiteId site) {
   if (site >= trace.sites.size()) return "site" + std::to_string(site);
@@ -108,4 +108,4 @@ void LabelRunsFromTrace(SwimlanePicture& picture, const proto::Clip& clip, const
   });
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

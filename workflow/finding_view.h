@@ -17,7 +17,7 @@
 #include "workflow/clip_picture.h"
 #include "workflow/finding_summary.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // A site that means the same instruction in any run of the same binary: the module's build-id
 // (or file name when it has none) and the offset inside it. STD sites are their location.
@@ -47,4 +47,4 @@ SummaryFinding SummarizeFinding(const Trace& trace, Symbolizer& symbolizer, cons
 void LabelRunsFromTrace(SwimlanePicture& picture, const proto::Clip& clip, const Trace& trace,
                         Symbolizer& symbolizer);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -9,7 +9,7 @@
 #include "trace_format/error.h"
 #include "workflow/program_lookup.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 ForegroundChild::ForegroundChild(const std::string& executable, std::vector<std::string> argv,
                                  std::vector<std::string> environment, const std::string& context) {
@@ -45,4 +45,4 @@ ForegroundChild::~ForegroundChild() {
   ::sigaction(SIGQUIT, &old_quit_, nullptr);
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -11,7 +11,7 @@
 
 #include "workflow/child_supervision.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 class ForegroundChild {
  public:
@@ -42,4 +42,4 @@ class ForegroundChild {
   struct sigaction old_quit_ {};
 };
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

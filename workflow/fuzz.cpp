@@ -33,7 +33,7 @@
 #include "workflow/progress_warnings.h"
 #include "workflow/replay_runner.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 namespace {
 
 namespace fs = std::filesystem;
@@ -389,4 +389,4 @@ int RunFuzz(FuzzOptions options) {
   return CountFuzzRuns(runs).errors > 0 ? 2 : 0;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

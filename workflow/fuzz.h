@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 struct FuzzOptions {
   std::string strategy = "random";
@@ -38,4 +38,4 @@ struct FuzzOptions {
 // errors.
 int RunFuzz(FuzzOptions options);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

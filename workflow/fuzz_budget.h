@@ -5,7 +5,7 @@
 #include <atomic>
 #include <chrono>
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 class FuzzBudget {
  public:
@@ -30,4 +30,4 @@ class FuzzBudget {
   std::atomic<bool> failed_{false};
 };
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -1,6 +1,6 @@
 #include "workflow/fuzz_drfinder.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 proto::Clip WriteMayTriggerInput(const MayTriggerRelations& relations, const Trace& trace,
                                  proto::Clip start, uint32_t depth, const std::string& input_path) {
@@ -63,4 +63,4 @@ proto::Clip WriteMayTriggerInput(const MayTriggerRelations& relations, const Tra
   return start;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

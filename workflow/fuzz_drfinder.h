@@ -21,7 +21,7 @@
 #include "trace_format/trace.h"
 #include "workflow/fuzz_observed_races.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // Writes `input_path` (replayer/replay_options.h, may_trigger_path) and returns `start` with the
 // trace's modules and one site per code-address key the relations use.
@@ -29,4 +29,4 @@ proto::Clip WriteMayTriggerInput(const MayTriggerRelations& relations, const Tra
                                  proto::Clip start, uint32_t depth, const std::string& input_path);
 
 // The races a run's trace observed, as replay's real races are written (RealRacesJson).
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -26,7 +26,7 @@
 #include "workflow/fuzz_observed_races.h"
 #include "workflow/replay_runner.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 namespace {
 
 namespace fs = std::filesystem;
@@ -419,4 +419,4 @@ void PrintNoiseFindings(std::ostream& out, const std::vector<FuzzRun>& runs) {
     out << "  " << text << "  (" << count << " run" << (count == 1 ? "" : "s") << ")\n";
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

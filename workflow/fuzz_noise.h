@@ -19,7 +19,7 @@
 #include "trace_format/trace.h"
 #include "workflow/fuzz_report.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 struct NoiseSettings {
   std::string heuristic = "random";
@@ -66,4 +66,4 @@ FuzzRun RunNoiseOnce(const NoiseSettings& settings, const std::vector<NoiseTarge
 // The distinct races and atomicity violations the runs caught, each with the runs that caught it.
 void PrintNoiseFindings(std::ostream& out, const std::vector<FuzzRun>& runs);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -1,6 +1,6 @@
 #include "workflow/fuzz_observed_races.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 std::pair<std::string, uint64_t> ModuleOffsetOf(const Trace& trace, SiteId site_id) {
   if (site_id >= trace.sites.size()) return {};
@@ -57,4 +57,4 @@ nlohmann::json ObservedRacesJson(const Trace& trace, const std::vector<HappensBe
   return out;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

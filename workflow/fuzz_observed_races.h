@@ -18,7 +18,7 @@
 #include "trace_format/event_kind.h"
 #include "trace_format/trace.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // The module file and offset of `site_id`, or an empty path when the trace does not know it.
 std::pair<std::string, uint64_t> ModuleOffsetOf(const Trace& trace, SiteId site_id);
@@ -35,4 +35,4 @@ nlohmann::json ObservedAccessJson(const Trace& trace, Symbolizer& symbolizer,
 // The happens-before races of a recorded run (DrFinder).
 nlohmann::json ObservedRacesJson(const Trace& trace, const std::vector<HappensBeforeRace>& races);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

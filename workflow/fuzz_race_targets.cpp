@@ -1,6 +1,6 @@
 #include "workflow/fuzz_race_targets.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 std::vector<RaceTarget> RaceTargetsOf(const Trace& trace, const std::vector<Finding>& findings) {
   std::vector<RaceTarget> targets;
@@ -98,4 +98,4 @@ proto::Clip RaceStartClip(proto::Clip start, const Trace& trace, const RaceTarge
   return start;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

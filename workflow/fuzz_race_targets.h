@@ -19,7 +19,7 @@
 #include "trace_format/error.h"
 #include "trace_format/trace.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // One racing pair of statements (sites), with the race finding that showed it.
 struct RaceTarget {
@@ -41,4 +41,4 @@ std::vector<Finding> RaceFindingsOfReport(const std::string& report_path, std::s
 // the replay runtime finds them by module and offset (ReplaySchedule::finding_sites).
 proto::Clip RaceStartClip(proto::Clip start, const Trace& trace, const RaceTarget& target);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -1,6 +1,6 @@
 #include "workflow/fuzz_report.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 FuzzCounts CountFuzzRuns(const std::vector<FuzzRun>& runs) {
   FuzzCounts counts;
@@ -202,4 +202,4 @@ void PrintFuzzSummary(std::ostream& out, const std::string& strategy,
       << "/failures/\n";
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

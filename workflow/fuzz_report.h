@@ -17,7 +17,7 @@
 #include "workflow/replay_runner.h"
 #include "workflow/summary_sarif.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 struct FuzzRun {
   uint64_t seed = 0;
@@ -80,4 +80,4 @@ void PrintFuzzSummary(std::ostream& out, const std::string& strategy,
                       const std::vector<FuzzRun>& runs, const std::vector<FuzzFailure>& failures,
                       const std::vector<std::string>& command, const std::string& directory);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -25,7 +25,7 @@
 #include "workflow/program_file.h"
 #include "workflow/program_lookup.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 namespace {
 
 struct HealStats {
@@ -177,4 +177,4 @@ int RunHeal(HealOptions options) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

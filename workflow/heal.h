@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 struct HealOptions {
   std::string report;
@@ -18,4 +18,4 @@ struct HealOptions {
 // program's exit status (128 + the signal when one killed it).
 int RunHeal(HealOptions options);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

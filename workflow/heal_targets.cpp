@@ -15,7 +15,7 @@
 #include "trace_format/trace.h"
 #include "trace_format/trace_reader.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 namespace {
 
 using nlohmann::json;
@@ -191,4 +191,4 @@ std::string HealFileText(const HealTargets& targets) {
   return text;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 struct HealSite {
   std::string module;
@@ -36,4 +36,4 @@ HealTargets ReadHealTargets(const std::string& report_path, const std::string& r
 // The PECAN_HEAL file's text: "site MODULE OFFSET" and "variable MODULE OFFSET SIZE" lines.
 std::string HealFileText(const HealTargets& targets);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

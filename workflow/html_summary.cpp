@@ -1,6 +1,6 @@
 #include "workflow/html_summary.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 std::string VerdictText(const SummaryVerdict& verdict) {
   if (verdict.outcome.empty()) return "not replayed";
@@ -331,4 +331,4 @@ std::string RenderSummaryHtml(const std::string& title, const std::vector<Summar
   return html.str();
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

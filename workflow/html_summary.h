@@ -13,7 +13,7 @@
 #include "workflow/source_excerpt.h"
 #include "workflow/swimlane_svg.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // A verdict in a few words, as the summary's tables show it ("not replayed", "confirmed", ...).
 std::string VerdictText(const SummaryVerdict& verdict);
@@ -26,4 +26,4 @@ std::string RenderSummaryHtml(const std::string& title, const std::vector<Summar
                               const std::string& before_findings = "",
                               const std::string& source_root = "");
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

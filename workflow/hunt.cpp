@@ -52,7 +52,7 @@
 #include "workflow/summary_sarif.h"
 #include "workflow/suppressions_file.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 namespace {
 
 namespace fs = std::filesystem;
@@ -511,4 +511,4 @@ int RunHunt(const HuntOptions& options) {
   return errors > 0 ? 2 : 0;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 struct HuntOptions {
   std::string output = "pecan-out";
@@ -28,4 +28,4 @@ struct HuntOptions {
 // a replay made the program fail or exploring found a failure, 0 when none did, 2 on errors.
 int RunHunt(const HuntOptions& options);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -12,7 +12,7 @@
 #include "workflow/html_summary.h"
 #include "workflow/replay_runner.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 namespace {
 
 namespace fs = std::filesystem;
@@ -214,4 +214,4 @@ void AddExploreToSarif(nlohmann::json& sarif, const ExploreResult& result,
   }
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -13,7 +13,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 struct ExploreSettings {
   std::vector<std::string> command;
@@ -55,4 +55,4 @@ std::string ExploreHtml(const ExploreResult& result, const std::vector<std::stri
 void AddExploreToSarif(nlohmann::json& sarif, const ExploreResult& result,
                        const std::vector<std::string>& command);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

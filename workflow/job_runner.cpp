@@ -1,6 +1,6 @@
 #include "workflow/job_runner.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 void RunJobs(size_t count, size_t parallel, const std::function<void(size_t)>& job,
              const std::function<void(size_t)>& on_done) {
@@ -31,4 +31,4 @@ void RunJobs(size_t count, size_t parallel, const std::function<void(size_t)>& j
   if (first_error) std::rethrow_exception(first_error);
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // Calls job(i) for every i in [0, count), at most `parallel` at a time (at least one), and
 // returns when all have finished. A job that throws does not stop the others; the first
@@ -19,4 +19,4 @@ namespace pecan::cli {
 void RunJobs(size_t count, size_t parallel, const std::function<void(size_t)>& job,
              const std::function<void(size_t)>& on_done = {});
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -16,7 +16,7 @@
 
 #include "workflow/program_lookup.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 namespace {
 
 // The dynamic loader named by the program's PT_INTERP; "" for a static or unreadable file.
@@ -105,4 +105,4 @@ void PreloadLibraryRuntime(const std::string& runtime,
       preload != nullptr && *preload != '\0' ? runtime + ":" + preload : runtime;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -7,7 +7,7 @@
 
 #include "workflow/program_file.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // The libpecan_rt.so that `program` loads through its libraries — its DT_NEEDED closure as the
 // dynamic loader resolves it (`ld.so --list` with this environment) — when the executable does
@@ -21,4 +21,4 @@ std::string LibraryRuntime(const std::string& program, const ProgramFile& facts)
 void PreloadLibraryRuntime(const std::string& runtime,
                            std::map<std::string, std::string>& environment);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -1,6 +1,6 @@
 #include "workflow/output_directory.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 OutputDirectory::OutputDirectory(const std::string& dir, const std::string& command,
                                  const std::vector<std::string>& files)
@@ -92,4 +92,4 @@ void OutputDirectory::WriteManifest() {
   if (error) throw PecanError(command_ + ": cannot write " + path + ": " + error.message());
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -14,7 +14,7 @@
 
 #include "trace_format/error.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 class OutputDirectory {
  public:
@@ -52,4 +52,4 @@ class OutputDirectory {
   std::mutex mutex_;
 };
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

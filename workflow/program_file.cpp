@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace pecan::cli {
+namespace pecan::workflow {
 namespace {
 
 void ReadNeeded(Elf* elf, const GElf_Shdr& header, Elf_Data* data, ProgramFile& file) {
@@ -84,4 +84,4 @@ bool RuntimePreloaded() {
   return preload != nullptr && std::strstr(preload, kRuntimeLibrary) != nullptr;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -4,7 +4,7 @@
 
 #include <string>
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 inline constexpr const char* kRuntimeLibrary = "libpecan_rt.so";
 
@@ -22,4 +22,4 @@ ProgramFile InspectProgramFile(const std::string& path);
 // Whether LD_PRELOAD brings libpecan_rt.so into a program that does not link it.
 bool RuntimePreloaded();
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -1,6 +1,6 @@
 #include "workflow/program_lookup.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 std::string FindExecutable(const std::string& program) {
   auto executable = [](const std::string& path) {
@@ -47,4 +47,4 @@ std::vector<char*> CStrings(std::vector<std::string>& strings) {
   return pointers;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -16,7 +16,7 @@
 
 extern char** environ;
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // Where `program` would be started from, as posix_spawnp looks it up: itself when it holds a
 // slash, else the first directory of PATH with an executable file of that name; "" when none.
@@ -34,4 +34,4 @@ std::vector<std::string> MergedEnvironment(const std::map<std::string, std::stri
 // The null-terminated char* array posix_spawn wants, pointing into `strings`.
 std::vector<char*> CStrings(std::vector<std::string>& strings);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -1,6 +1,6 @@
 #include "workflow/progress_warnings.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 ProgressWithWarnings::ProgressWithWarnings(std::string label, uint64_t total)
     : label_(std::move(label)), total_(total) {
@@ -43,4 +43,4 @@ void ProgressWithWarnings::Warn(std::string_view message) {
   bar_->Update(done_, note_);
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

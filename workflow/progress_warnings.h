@@ -12,7 +12,7 @@
 #include "trace_format/log.h"
 #include "trace_format/progress.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 class ProgressWithWarnings {
  public:
@@ -39,4 +39,4 @@ class ProgressWithWarnings {
   bool installed_ = false;
 };
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

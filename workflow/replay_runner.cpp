@@ -1,6 +1,6 @@
 #include "workflow/replay_runner.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 std::string SelfExecutable() {
   std::vector<char> buffer(4096);
@@ -166,4 +166,4 @@ SummaryVerdict ReplayClip(const std::string& clip_path, const std::vector<std::s
   return verdict;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

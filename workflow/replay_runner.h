@@ -12,7 +12,7 @@
 #include "workflow/child_process.h"
 #include "workflow/finding_summary.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // The path of the running pecan binary, so children run the very same build.
 std::string SelfExecutable();
@@ -52,4 +52,4 @@ SummaryVerdict ReplayClip(const std::string& clip_path, const std::vector<std::s
                           const ReplayRunSettings& settings, const std::string& log_path,
                           const std::string& failure_clip_path);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -1,6 +1,6 @@
 #include "workflow/report_files.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 void WriteJsonReportFile(const Trace& trace, const std::string& trace_path,
                          const AnalysisResult& result, Symbolizer& symbolizer,
@@ -11,4 +11,4 @@ void WriteJsonReportFile(const Trace& trace, const std::string& trace_path,
   WriteOutputFile(json_path, json.str());  // whole or not at all
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -14,10 +14,10 @@
 #include "trace_format/trace.h"
 #include "trace_format/trace_reader.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 void WriteJsonReportFile(const Trace& trace, const std::string& trace_path,
                          const AnalysisResult& result, Symbolizer& symbolizer,
                          const std::string& json_path);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <fstream>
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 namespace fs = std::filesystem;
 
@@ -56,4 +56,4 @@ std::vector<std::pair<uint32_t, std::string>> SourceExcerpts::Around(const Summa
   return excerpt;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

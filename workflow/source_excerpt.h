@@ -10,7 +10,7 @@
 
 #include "workflow/finding_summary.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 class SourceExcerpts {
  public:
@@ -34,4 +34,4 @@ class SourceExcerpts {
   std::map<std::string, std::vector<std::string>> files_;  // read ones; empty when unreadable
 };
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -1,6 +1,6 @@
 #include "workflow/summary_json.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 nlohmann::json SiteJson(const SummarySite& site) {
   nlohmann::json json{{"text", site.text}};
@@ -79,4 +79,4 @@ nlohmann::json FindingsJson(const std::vector<SummaryFinding>& findings) {
   return array;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -9,7 +9,7 @@
 
 #include "workflow/finding_summary.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 nlohmann::json SiteJson(const SummarySite& site);
 
@@ -21,4 +21,4 @@ nlohmann::json TraceJson(const SummaryTrace& trace);
 
 nlohmann::json FindingsJson(const std::vector<SummaryFinding>& findings);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

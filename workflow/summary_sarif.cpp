@@ -1,6 +1,6 @@
 #include "workflow/summary_sarif.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 namespace {
 
@@ -164,4 +164,4 @@ nlohmann::json SummarySarif(const std::vector<SummaryFinding>& findings,
   return log;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

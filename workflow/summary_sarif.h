@@ -14,7 +14,7 @@
 #include "workflow/finding_groups.h"
 #include "workflow/finding_summary.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // The uriBaseId of files below the source root; run.originalUriBaseIds says where it is.
 inline constexpr const char* kSourceRootBase = "SRCROOT";
@@ -39,4 +39,4 @@ nlohmann::json SarifLog(const std::string& driver, nlohmann::json rules, nlohman
 nlohmann::json SummarySarif(const std::vector<SummaryFinding>& findings,
                             const std::string& source_root);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

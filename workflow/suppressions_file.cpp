@@ -6,7 +6,7 @@
 #include "trace_format/error.h"
 #include "workflow/finding_summary.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 std::shared_ptr<const Suppressions> LoadSuppressions(const std::string& path,
                                                      const std::string& command) {
@@ -28,4 +28,4 @@ std::string SuppressionsDigest(const Suppressions* suppressions) {
   return HexString(StableDigest(text));
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

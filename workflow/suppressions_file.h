@@ -7,7 +7,7 @@
 
 #include "analyzer/suppressions.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // Null for an empty path. Throws PecanError("<command>: FILE:LINE: ...") for a bad file.
 std::shared_ptr<const Suppressions> LoadSuppressions(const std::string& path,
@@ -23,4 +23,4 @@ inline constexpr const char* kSuppressionsHelp =
     "race, atomicity, asv, deadlock or a user pattern; PATTERN (* wildcards, ^ $ anchors) "
     "matched against each event's function, source file and module";
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -1,6 +1,6 @@
 #include "workflow/swimlane_svg.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 std::string XmlEscape(const std::string& text) {
   std::string out;
@@ -222,4 +222,4 @@ std::string RenderSwimlaneWindowSvg(const SwimlanePicture& picture) {
   return RenderRuns(picture, begin, end, true);
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

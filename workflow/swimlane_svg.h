@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // What the picture needs from a clip (see proto/clip.proto), in plain values.
 struct SwimlanePicture {
@@ -39,4 +39,4 @@ std::pair<size_t, size_t> AnomalyWindow(const SwimlanePicture& picture);
 // The window around the anomaly, each run labelled with its code (run_labels).
 std::string RenderSwimlaneWindowSvg(const SwimlanePicture& picture);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

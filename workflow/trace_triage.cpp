@@ -1,6 +1,6 @@
 #include "workflow/trace_triage.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 Trace ReadTraceKeepingWarnings(const std::string& path, std::vector<std::string>& warnings,
                                bool& complete) {
@@ -60,4 +60,4 @@ TriagedTrace TriageTrace(const std::string& path, const AnalysisOptions& options
   return result;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

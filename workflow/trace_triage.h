@@ -22,7 +22,7 @@
 #include "workflow/finding_summary.h"
 #include "workflow/finding_view.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // Reads a whole trace like ReadTrace, but keeps the reader's warnings for this trace.
 Trace ReadTraceKeepingWarnings(const std::string& path, std::vector<std::string>& warnings,
@@ -30,4 +30,4 @@ Trace ReadTraceKeepingWarnings(const std::string& path, std::vector<std::string>
 
 TriagedTrace TriageTrace(const std::string& path, const AnalysisOptions& options);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

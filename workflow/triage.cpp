@@ -31,7 +31,7 @@
 #include "workflow/triage_report.h"
 #include "workflow/triage_state.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 namespace {
 
 namespace fs = std::filesystem;
@@ -271,4 +271,4 @@ int RunTriageReplay(const TriageReplayOptions& options) {
                               {what, shard ? shard->text() : "", options.source_root});
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

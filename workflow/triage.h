@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 struct TriageOptions {
   std::vector<std::string> inputs;   // trace files and directories
@@ -48,4 +48,4 @@ int RunTriage(const TriageOptions& options);
 int RunTriageMerge(const TriageMergeOptions& options);
 int RunTriageReplay(const TriageReplayOptions& options);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -9,7 +9,7 @@
 #include "trace_format/error.h"
 #include "workflow/finding_summary.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 ShardSpec ParseShard(const std::string& text, const std::string& what) {
   auto bad = [&](const std::string& why) { return PecanError(what + " " + text + ": " + why); };
@@ -66,4 +66,4 @@ std::string InputListDigest(const std::vector<std::string>& paths) {
   return HexString(StableDigest(joined));
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // "K/N": shard K (counted from 0, as SLURM_ARRAY_TASK_ID and a Kubernetes Indexed Job's
 // JOB_COMPLETION_INDEX are) of N.
@@ -33,4 +33,4 @@ std::vector<size_t> ItemsOfShard(const std::vector<uint64_t>& weights, const Sha
 // results of one triage from those of another.
 std::string InputListDigest(const std::vector<std::string>& paths);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

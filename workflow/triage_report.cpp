@@ -18,7 +18,7 @@
 #include "workflow/summary_sarif.h"
 #include "workflow/verdict_place_names.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 namespace {
 
 namespace fs = std::filesystem;
@@ -221,4 +221,4 @@ int WriteTriageSummaries(const TriageState& state, const std::vector<TriagedFind
   return replay_errors > 0 ? 2 : 0;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

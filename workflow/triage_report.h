@@ -11,7 +11,7 @@
 #include "workflow/output_directory.h"
 #include "workflow/triage_state.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // What triage writes in DIR. A previous triage's files there are removed first; anyone else's
 // refuse the triage before it starts (workflow/output_directory.h).
@@ -40,4 +40,4 @@ std::vector<TriagedFinding> WriteTriageClips(const TriageState& state, OutputDir
 int WriteTriageSummaries(const TriageState& state, const std::vector<TriagedFinding>& results,
                          OutputDirectory& output, const TriageReportSettings& settings);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -14,7 +14,7 @@
 #include "trace_format/output_file.h"
 #include "workflow/clip_picture.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 namespace {
 
 namespace fs = std::filesystem;
@@ -301,4 +301,4 @@ TriageState ReadTriageState(const std::string& dir, const std::string& what) {
   return state;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -11,7 +11,7 @@
 #include "workflow/finding_merge.h"
 #include "workflow/finding_summary.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 inline constexpr const char* kTriageStateFile = "triage-state.json";
 
@@ -43,4 +43,4 @@ void WriteTriageState(const std::string& path, const TriageState& state,
 // naming the directory and what is missing or malformed.
 TriageState ReadTriageState(const std::string& dir, const std::string& what);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

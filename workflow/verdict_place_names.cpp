@@ -3,7 +3,7 @@
 
 #include <cstdio>
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 std::string BaseName(const std::string& path) {
   const size_t slash = path.find_last_of('/');
@@ -72,4 +72,4 @@ std::optional<uint32_t> PlaceNames::Module(const proto::Place& place) {
   return entry->second;
 }
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -11,7 +11,7 @@
 #include "proto/report.pb.h"
 #include "trace_format/trace.h"
 
-namespace pecan::cli {
+namespace pecan::workflow {
 
 // The places' modules as a Trace: each module at a made-up load address of its own, so a
 // static object's offset names one module's symbol. The analyzer's Symbolizer reads it like a
@@ -41,4 +41,4 @@ class PlaceNames {
 std::string BaseName(const std::string& path);
 std::string Hex(uint64_t value);
 
-}  // namespace pecan::cli
+}  // namespace pecan::workflow

@@ -24,7 +24,7 @@
 #include "workflow/triage_partition.h"
 #include "workflow/triage_state.h"
 
-using namespace pecan::cli;
+using namespace pecan::workflow;
 namespace fs = std::filesystem;
 
 namespace {

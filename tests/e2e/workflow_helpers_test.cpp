@@ -32,7 +32,7 @@
 #include "workflow/summary_sarif.h"
 #include "workflow/swimlane_svg.h"
 
-using namespace pecan::cli;
+using namespace pecan::workflow;
 
 namespace {
 
