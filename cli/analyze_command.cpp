@@ -15,12 +15,16 @@
 #include "analyzer/report_text.h"
 #include "analyzer/symbolizer.h"
 #include "cli/command.h"
-#include "cli/suppressions_option.h"
 #include "trace_format/error.h"
 #include "trace_format/std_format.h"
 #include "trace_format/trace_reader.h"
+#include "workflow/suppressions_file.h"
 
 namespace pecan::cli {
+
+using workflow::kSuppressionsHelp;
+using workflow::LoadSuppressions;
+
 namespace {
 
 struct AnalyzeOptions {

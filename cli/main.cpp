@@ -1,19 +1,23 @@
 // Entry point of the `pecan` command: builds the CLI11 app from the registered subcommands,
 // runs the chosen one, and turns PecanError into a one-line message and exit status 2 (control
 // bytes and ill-formed UTF-8 from the input escaped as \xNN); a termination signal ends pecan and
-// whatever it started (cli/child_supervision.h).
+// whatever it started (workflow/child_supervision.h).
 #include <google/protobuf/stubs/logging.h>
 #include <algorithm>
 
 #include <iostream>
 
-#include "cli/child_supervision.h"
 #include "cli/command.h"
 #include "trace_format/error.h"
 #include "trace_format/utf8_text.h"
 #include "trace_format/version.h"
+#include "workflow/child_supervision.h"
 
 namespace pecan::cli {
+
+using workflow::EndIfTerminationRequested;
+using workflow::InstallTerminationHandlers;
+
 std::vector<CommandSpec>& CommandRegistry() {
   static std::vector<CommandSpec> registry;
   return registry;

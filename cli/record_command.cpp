@@ -19,16 +19,29 @@
 #include <vector>
 
 #include "cli/command.h"
-#include "cli/foreground_child.h"
-#include "cli/library_runtime.h"
-#include "cli/program_file.h"
-#include "cli/program_lookup.h"
 #include "cli/record_deadlock_text.h"
 #include "trace_format/error.h"
 #include "trace_format/signal_name.h"
 #include "trace_format/trace_reader.h"
+#include "workflow/foreground_child.h"
+#include "workflow/library_runtime.h"
+#include "workflow/program_file.h"
+#include "workflow/program_lookup.h"
 
 namespace pecan::cli {
+
+using workflow::ForegroundChild;
+using workflow::InspectProgramFile;
+using workflow::kRuntimeLibrary;
+using workflow::LibraryRuntime;
+using workflow::MergedEnvironment;
+using workflow::PreloadLibraryRuntime;
+using workflow::ProgramFile;
+using workflow::RequireExecutable;
+using workflow::RuntimePreloaded;
+using workflow::SupervisedEnd;
+using workflow::TerminationSignal;
+
 namespace {
 
 constexpr const char* kBuildHelp = R"(How to build PROGRAM for recording:

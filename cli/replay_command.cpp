@@ -13,11 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "cli/before_each.h"
 #include "cli/command.h"
-#include "cli/library_runtime.h"
-#include "cli/program_file.h"
-#include "cli/program_lookup.h"
 #include "cli/replay_gdb_script.h"
 #include "cli/replay_output.h"
 #include "cli/replay_program_check.h"
@@ -25,8 +21,19 @@
 #include "proto/clip.pb.h"
 #include "trace_format/clip_file.h"
 #include "trace_format/error.h"
+#include "workflow/before_each.h"
+#include "workflow/library_runtime.h"
+#include "workflow/program_file.h"
+#include "workflow/program_lookup.h"
 
 namespace pecan::cli {
+
+using workflow::InspectProgramFile;
+using workflow::LibraryRuntime;
+using workflow::MergedEnvironment;
+using workflow::PreloadLibraryRuntime;
+using workflow::RunBeforeEach;
+
 namespace {
 
 // The parent's bound is the runtime's plus this, so the runtime normally reports first (a run

@@ -1,16 +1,24 @@
 // The program checks of `pecan replay`: PATH look-up, and the program's ELF facts
-// (cli/program_file.h) compared with the modules the clip recorded.
+// (workflow/program_file.h) compared with the modules the clip recorded.
 #include "cli/replay_program_check.h"
 
 #include <cstdlib>
 #include <filesystem>
 
-#include "cli/library_runtime.h"
-#include "cli/program_file.h"
-#include "cli/program_lookup.h"
 #include "trace_format/error.h"
+#include "workflow/library_runtime.h"
+#include "workflow/program_file.h"
+#include "workflow/program_lookup.h"
 
 namespace pecan::cli {
+
+using workflow::InspectProgramFile;
+using workflow::kRuntimeLibrary;
+using workflow::LibraryRuntime;
+using workflow::ProgramFile;
+using workflow::RequireExecutable;
+using workflow::RuntimePreloaded;
+
 namespace {
 
 std::string Hex(const std::string& bytes) {

@@ -14,10 +14,14 @@
 #include <iostream>
 #include <sstream>
 
-#include "cli/foreground_child.h"
 #include "trace_format/error.h"
+#include "workflow/foreground_child.h"
 
 namespace pecan::cli {
+
+using workflow::EndIfTerminationRequested;
+using workflow::ForegroundChild;
+using workflow::SupervisedEnd;
 
 ChildEnd RunBounded(const std::string& executable, std::vector<std::string> argv,
                     std::vector<std::string> environment, double bound_seconds) {

@@ -1,10 +1,14 @@
 // RealRacesJson and FirstRealRaceText over PlaceNames.
 #include "cli/replay_race_text.h"
 
-#include "cli/verdict_place_names.h"
 #include "trace_format/event_kind.h"
+#include "workflow/verdict_place_names.h"
 
 namespace pecan::cli {
+
+using workflow::Hex;
+using workflow::PlaceNames;
+
 namespace {
 
 nlohmann::json AccessJson(const proto::RaceAccess& access, PlaceNames& names) {

@@ -6,6 +6,9 @@
 #include <string_view>
 
 namespace pecan::cli {
+
+using workflow::BaseName;
+
 namespace {
 
 constexpr std::string_view kPlaceMark = "+0x";

@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
-#include "cli/verdict_place_names.h"
 #include "proto/clip.pb.h"
 #include "proto/report.pb.h"
+#include "workflow/verdict_place_names.h"
 
 namespace pecan::cli {
 
@@ -27,7 +27,7 @@ class ReasonPlaces {
 
  private:
   std::map<std::string, proto::Place> modules_;  // file name -> the module's path and build-id
-  PlaceNames names_;
+  workflow::PlaceNames names_;
 };
 
 // `text` with every "name+0xOFFSET" that `places` resolves replaced by its "file:line

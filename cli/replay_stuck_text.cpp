@@ -3,9 +3,13 @@
 
 #include <regex>
 
-#include "cli/verdict_place_names.h"
+#include "workflow/verdict_place_names.h"
 
 namespace pecan::cli {
+
+using workflow::BaseName;
+using workflow::PlaceNames;
+
 namespace {
 
 std::string WhatTheCallWaitsFor(const proto::StuckThread& thread, PlaceNames& names) {

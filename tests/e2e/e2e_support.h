@@ -15,10 +15,10 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "cli/workflow_child_process.h"
 #include "e2e_paths.h"
 #include "proto/clip.pb.h"
 #include "trace_format/clip_file.h"
+#include "workflow/child_process.h"
 
 namespace e2e {
 
@@ -57,20 +57,20 @@ inline std::string FreshDirectory(const std::string& name) {
 }
 
 struct PecanRun {
-  pecan::cli::ChildResult result;
+  pecan::workflow::ChildResult result;
   std::string output;  // stdout and stderr together
 };
 
 inline PecanRun RunPecan(const std::vector<std::string>& arguments, const std::string& log_path,
                          double timeout_seconds = 300) {
-  pecan::cli::ChildSpec spec;
+  pecan::workflow::ChildSpec spec;
   spec.argv = {kPecanBinary};
   spec.argv.insert(spec.argv.end(), arguments.begin(), arguments.end());
   spec.stdout_path = log_path;
   spec.stderr_path = log_path;
   spec.timeout_seconds = timeout_seconds;
   PecanRun run;
-  run.result = pecan::cli::RunChild(spec);
+  run.result = pecan::workflow::RunChild(spec);
   run.output = ReadText(log_path);
   return run;
 }
@@ -79,7 +79,7 @@ inline PecanRun RunPecan(const std::vector<std::string>& arguments, const std::s
 inline PecanRun RunPecanIn(const std::string& cwd, const std::vector<std::string>& arguments,
                            const std::string& log_path,
                            const std::map<std::string, std::string>& environment = {}) {
-  pecan::cli::ChildSpec spec;
+  pecan::workflow::ChildSpec spec;
   spec.argv = {"/bin/sh", "-c", "cd \"$0\" && exec \"$@\"", cwd, kPecanBinary};
   spec.argv.insert(spec.argv.end(), arguments.begin(), arguments.end());
   spec.environment = environment;
@@ -87,7 +87,7 @@ inline PecanRun RunPecanIn(const std::string& cwd, const std::vector<std::string
   spec.stderr_path = log_path;
   spec.timeout_seconds = 300;
   PecanRun run;
-  run.result = pecan::cli::RunChild(spec);
+  run.result = pecan::workflow::RunChild(spec);
   run.output = ReadText(log_path);
   return run;
 }
@@ -109,7 +109,7 @@ inline std::string TestProgram(const std::string& name) {
 }
 
 // How a pecan child ended, as a shell would say it: its exit status, or 128 + the signal.
-inline int ExitStatus(const pecan::cli::ChildResult& result) {
+inline int ExitStatus(const pecan::workflow::ChildResult& result) {
   return result.exited ? result.exit_status : 128 + result.signal;
 }
 

@@ -13,9 +13,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "cli/workflow_child_process.h"
-#include "cli/workflow_job_runner.h"
 #include "e2e_paths.h"
+#include "workflow/child_process.h"
+#include "workflow/job_runner.h"
 
 extern char** environ;
 
@@ -77,15 +77,15 @@ TEST_CASE("Every example's normal run, not recorded, exits 0 ten times out of te
   REQUIRE(examples >= 11);
   const std::string scratch = std::string(kScratchDir) + "/plain-runs";
   std::filesystem::create_directories(scratch);
-  std::vector<pecan::cli::ChildResult> results(examples * kRuns);
-  pecan::cli::RunJobs(results.size(), 2, [&](size_t i) {
-    pecan::cli::ChildSpec spec;
+  std::vector<pecan::workflow::ChildResult> results(examples * kRuns);
+  pecan::workflow::RunJobs(results.size(), 2, [&](size_t i) {
+    pecan::workflow::ChildSpec spec;
     spec.argv = {kExampleBinaries[i / kRuns].second};
     spec.unset_environment = pecan_variables;
     spec.stdout_path = scratch + "/" + std::to_string(i) + ".log";
     spec.stderr_path = spec.stdout_path;
     spec.timeout_seconds = 60;
-    results[i] = pecan::cli::RunChild(spec);
+    results[i] = pecan::workflow::RunChild(spec);
   });
   for (size_t i = 0; i < results.size(); i++) {
     const std::string log = scratch + "/" + std::to_string(i) + ".log";

@@ -158,12 +158,12 @@ TEST_CASE(
   const std::string command = verdicts["findings"][0].value("replay_command", "");
   CHECK(run.output.find("   replay: " + command + "\n") != std::string::npos);
   CHECK(FirstWord(command).first == kPecanBinary);  // `pecan` on PATH is not this build
-  pecan::cli::ChildSpec replay;
+  pecan::workflow::ChildSpec replay;
   replay.argv = {"/bin/sh", "-c", command};
   replay.stdout_path = dir + "/replay.log";
   replay.stderr_path = dir + "/replay.log";
   replay.timeout_seconds = 120;
-  pecan::cli::ChildResult replayed = pecan::cli::RunChild(replay);
+  pecan::workflow::ChildResult replayed = pecan::workflow::RunChild(replay);
   INFO("replay output:\n" << e2e::ReadText(dir + "/replay.log"));
   CHECK(replayed.exited);
   CHECK(replayed.exit_status == 0);

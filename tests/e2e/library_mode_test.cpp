@@ -80,16 +80,16 @@ TEST_CASE("pecan record records an instrumented library in a plain host", "[e2e]
 namespace {
 
 // The host run as the runtime docs describe, without pecan and without LD_PRELOAD.
-pecan::cli::ChildResult RunDirectly(const std::string& dir, const std::string& trace,
+pecan::workflow::ChildResult RunDirectly(const std::string& dir, const std::string& trace,
                                     const std::vector<std::string>& command, std::string& output) {
-  pecan::cli::ChildSpec spec;
+  pecan::workflow::ChildSpec spec;
   spec.argv = command;
   spec.environment = {{"PECAN_MODE", "record"}, {"PECAN_TRACE", trace}};
   spec.unset_environment = {"LD_PRELOAD", "PECAN_QUIET"};
   spec.stdout_path = dir + "/run.log";
   spec.stderr_path = dir + "/run.log";
   spec.timeout_seconds = 60;
-  const pecan::cli::ChildResult result = pecan::cli::RunChild(spec);
+  const pecan::workflow::ChildResult result = pecan::workflow::RunChild(spec);
   output = e2e::ReadText(dir + "/run.log");
   return result;
 }
@@ -100,7 +100,7 @@ void CheckRecordedDirectly(const std::string& name, const std::vector<std::strin
   const std::string dir = e2e::FreshDirectory(name);
   const std::string trace = dir + "/direct.pecan";
   std::string output;
-  const pecan::cli::ChildResult result = RunDirectly(dir, trace, command, output);
+  const pecan::workflow::ChildResult result = RunDirectly(dir, trace, command, output);
   INFO("output:\n" << output);
   REQUIRE(result.exited);
   CHECK(result.exit_status == 0);
@@ -142,7 +142,7 @@ TEST_CASE("threads the runtime did not see start call the library without harm",
   // go through the runtime's pthread_create on a thread it does not record.
   const std::string dir = e2e::FreshDirectory("library-mode-unseen");
   std::string output;
-  const pecan::cli::ChildResult result =
+  const pecan::workflow::ChildResult result =
       RunDirectly(dir, dir + "/direct.pecan", {kInstrumentedLibraryHost, "threaded"}, output);
   INFO("output:\n" << output);
   REQUIRE(result.exited);

@@ -22,14 +22,14 @@ namespace {
 // strings are small and the page that holds them is laid out differently in each run.
 e2e::PecanRun RunPecanWithoutEnvironment(const std::vector<std::string>& arguments,
                                          const std::string& log_path) {
-  pecan::cli::ChildSpec spec;
+  pecan::workflow::ChildSpec spec;
   spec.argv = {"/usr/bin/env", "-i", kPecanBinary};
   spec.argv.insert(spec.argv.end(), arguments.begin(), arguments.end());
   spec.stdout_path = log_path;
   spec.stderr_path = log_path;
   spec.timeout_seconds = 120;
   e2e::PecanRun run;
-  run.result = pecan::cli::RunChild(spec);
+  run.result = pecan::workflow::RunChild(spec);
   run.output = e2e::ReadText(log_path);
   return run;
 }

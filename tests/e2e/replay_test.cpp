@@ -648,14 +648,14 @@ TEST_CASE("clips of a recorded program dump as STD that re-imports and as JSON l
       const size_t steps = static_cast<size_t>(message.step_kind_size());
       for (const bool strict : {false, true}) {
         // stdout alone: the STD text must be nothing but the dump.
-        pecan::cli::ChildSpec spec;
+        pecan::workflow::ChildSpec spec;
         spec.argv = {kPecanBinary, "dump", clip, "--format", "std"};
         if (strict) spec.argv.push_back("--strict-std");
         const std::string std_path = dir + (strict ? "/strict.std" : "/clip.std");
         spec.stdout_path = std_path;
         spec.stderr_path = dir + "/dump-std.err";
         spec.timeout_seconds = 60;
-        REQUIRE(pecan::cli::RunChild(spec).exit_status == 0);
+        REQUIRE(pecan::workflow::RunChild(spec).exit_status == 0);
         const std::string text = e2e::ReadText(std_path);
         INFO(text);
         CHECK(std::count(text.begin(), text.end(), '\n') >= static_cast<long>(steps));
@@ -673,12 +673,12 @@ TEST_CASE("clips of a recorded program dump as STD that re-imports and as JSON l
         CHECK(ExitStatus(convert) == 0);
       }
 
-      pecan::cli::ChildSpec spec;
+      pecan::workflow::ChildSpec spec;
       spec.argv = {kPecanBinary, "dump", clip, "--format", "json"};
       spec.stdout_path = dir + "/clip.jsonl";
       spec.stderr_path = dir + "/dump-json.err";
       spec.timeout_seconds = 60;
-      REQUIRE(pecan::cli::RunChild(spec).exit_status == 0);
+      REQUIRE(pecan::workflow::RunChild(spec).exit_status == 0);
       std::istringstream lines(e2e::ReadText(dir + "/clip.jsonl"));
       std::vector<nlohmann::json> objects;
       for (std::string line; std::getline(lines, line);) {

@@ -18,8 +18,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "cli/program_lookup.h"
 #include "e2e_support.h"
+#include "workflow/program_lookup.h"
 
 namespace fs = std::filesystem;
 
@@ -68,9 +68,9 @@ class MarkedRun {
     environment[marker_.substr(0, marker_.find('='))] = marker_.substr(marker_.find('=') + 1);
     std::vector<std::string> argv{kPecanBinary};
     argv.insert(argv.end(), arguments.begin(), arguments.end());
-    std::vector<std::string> envp = pecan::cli::MergedEnvironment(environment);
-    std::vector<char*> argv_c = pecan::cli::CStrings(argv);
-    std::vector<char*> envp_c = pecan::cli::CStrings(envp);
+    std::vector<std::string> envp = pecan::workflow::MergedEnvironment(environment);
+    std::vector<char*> argv_c = pecan::workflow::CStrings(argv);
+    std::vector<char*> envp_c = pecan::workflow::CStrings(envp);
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(),

@@ -17,14 +17,14 @@
 
 #include <catch2/catch.hpp>
 
-#include "cli/triage_partition.h"
-#include "cli/triage_state.h"
-#include "cli/workflow_finding_merge.h"
 #include "proto/clip.pb.h"
 #include "trace_format/clip_file.h"
 #include "trace_format/error.h"
+#include "workflow/finding_merge.h"
+#include "workflow/triage_partition.h"
+#include "workflow/triage_state.h"
 
-using namespace pecan::cli;
+using namespace pecan::workflow;
 namespace fs = std::filesystem;
 
 namespace {

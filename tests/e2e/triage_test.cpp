@@ -18,8 +18,8 @@
 
 #include <catch2/catch.hpp>
 
-#include "cli/workflow_job_runner.h"
 #include "e2e_support.h"
+#include "workflow/job_runner.h"
 
 namespace fs = std::filesystem;
 
@@ -64,7 +64,7 @@ Corpus RecordCorpus(const std::string& name, const std::vector<std::string>& pro
   for (const auto& program : programs)
     for (int run = 0; run < runs; run++)
       jobs.emplace_back(program, c.dir + "/" + program + "-" + std::to_string(run) + ".pecan");
-  pecan::cli::RunJobs(jobs.size(), 2, [&](size_t i) { Record(jobs[i].first, jobs[i].second); });
+  pecan::workflow::RunJobs(jobs.size(), 2, [&](size_t i) { Record(jobs[i].first, jobs[i].second); });
   for (const auto& job : jobs)
     if (fs::exists(job.second)) c.traces.push_back(job.second);
   if (!damaged) return c;
@@ -196,7 +196,7 @@ LoadedPage LoadInChromium(const std::string& file, const std::string& fragment,
         "chromium is not installed: run scripts/setup.sh (this test loads summary.html in "
         "headless Chromium)");
   const std::string profile = e2e::FreshDirectory(scratch);
-  pecan::cli::ChildSpec browser;
+  pecan::workflow::ChildSpec browser;
   browser.argv = {chromium,
                   "--headless",
                   "--no-sandbox",  // we may run as root
@@ -215,7 +215,7 @@ LoadedPage LoadInChromium(const std::string& file, const std::string& fragment,
   browser.stdout_path = profile + "/dom.html";
   browser.stderr_path = profile + "/chromium.log";
   browser.timeout_seconds = 120;
-  pecan::cli::ChildResult result = pecan::cli::RunChild(browser);
+  pecan::workflow::ChildResult result = pecan::workflow::RunChild(browser);
   LoadedPage page;
   page.dom = e2e::ReadText(profile + "/dom.html");
   page.log = e2e::ReadText(profile + "/chromium.log");
@@ -281,7 +281,7 @@ TEST_CASE("pecan triage merges 50 traces, survives a damaged one, and its JSON, 
   std::vector<std::string> analyzed = corpus.traces;
   analyzed.push_back(corpus.truncated);
   std::vector<nlohmann::json> reports(analyzed.size());
-  pecan::cli::RunJobs(analyzed.size(), 2, [&](size_t i) {
+  pecan::workflow::RunJobs(analyzed.size(), 2, [&](size_t i) {
     std::string report = analyzed[i] + ".report.json";
     e2e::RunPecan({"analyze", "--format", "json", "-o", report, analyzed[i]}, report + ".log");
     reports[i] = e2e::ReadJson(report);
@@ -521,14 +521,14 @@ TEST_CASE("pecan triage shows its progress on a terminal, warnings on lines of t
   REQUIRE(corpus.traces.size() == 2);
   const std::string dir = e2e::FreshDirectory("triage-tty");
   // script(1) (util-linux) runs the command on a pseudo-terminal and copies what it shows.
-  pecan::cli::ChildSpec spec;
+  pecan::workflow::ChildSpec spec;
   spec.argv = {"script", "-qec",
                std::string(kPecanBinary) + " triage " + corpus.dir + " -o " + dir + "/out",
                "/dev/null"};
   spec.stdout_path = dir + "/terminal.log";
   spec.stderr_path = dir + "/terminal.log";
   spec.timeout_seconds = 120;
-  pecan::cli::ChildResult result = pecan::cli::RunChild(spec);
+  pecan::workflow::ChildResult result = pecan::workflow::RunChild(spec);
   std::string shown = e2e::ReadText(dir + "/terminal.log");
   INFO("terminal:\n" << shown);
   CHECK(result.exited);
@@ -784,20 +784,20 @@ namespace {
 class SingleNodeSlurm {
  public:
   explicit SingleNodeSlurm(const std::string& state) : state_(state) {
-    pecan::cli::ChildSpec start;
+    pecan::workflow::ChildSpec start;
     start.argv = {"bash", e2e::SourceTree() + "/tests/slurm/single_node_slurm.sh", "start", state};
     start.stdout_path = start.stderr_path = state + ".start.log";
     start.timeout_seconds = 120;
-    const pecan::cli::ChildResult result = pecan::cli::RunChild(start);
+    const pecan::workflow::ChildResult result = pecan::workflow::RunChild(start);
     log_ = e2e::ReadText(state + ".start.log");
     started_ = result.exited && result.exit_status == 0;
   }
   ~SingleNodeSlurm() {
-    pecan::cli::ChildSpec stop;
+    pecan::workflow::ChildSpec stop;
     stop.argv = {"bash", e2e::SourceTree() + "/tests/slurm/single_node_slurm.sh", "stop", state_};
     stop.stdout_path = stop.stderr_path = state_ + ".stop.log";
     stop.timeout_seconds = 60;
-    pecan::cli::RunChild(stop);
+    pecan::workflow::RunChild(stop);
   }
   bool started() const { return started_; }
   const std::string& log() const { return log_; }
@@ -807,12 +807,12 @@ class SingleNodeSlurm {
 
   // Runs a Slurm client command; its output (stdout and stderr).
   std::string Run(const std::vector<std::string>& argv) const {
-    pecan::cli::ChildSpec spec;
+    pecan::workflow::ChildSpec spec;
     spec.argv = argv;
     spec.environment = environment();
     spec.stdout_path = spec.stderr_path = state_ + ".client.log";
     spec.timeout_seconds = 60;
-    pecan::cli::RunChild(spec);
+    pecan::workflow::RunChild(spec);
     return e2e::ReadText(state_ + ".client.log");
   }
 
@@ -864,7 +864,7 @@ TEST_CASE("pecan triage shards run as a Slurm job array and its dependent merge 
   REQUIRE(slurm.started());
 
   // The shipped script: a 4-task array, then the merge with --dependency=afterok.
-  pecan::cli::ChildSpec submit;
+  pecan::workflow::ChildSpec submit;
   submit.argv = {"bash",    e2e::SourceTree() + "/cluster/slurm/pecan-triage-submit.sh",
                  "-n",      "4",
                  "-o",      dir + "/out",
@@ -872,7 +872,7 @@ TEST_CASE("pecan triage shards run as a Slurm job array and its dependent merge 
   submit.environment = slurm.environment();
   submit.stdout_path = submit.stderr_path = dir + "/submit.log";
   submit.timeout_seconds = 60;
-  const pecan::cli::ChildResult submitted = pecan::cli::RunChild(submit);
+  const pecan::workflow::ChildResult submitted = pecan::workflow::RunChild(submit);
   const std::string submit_output = e2e::ReadText(dir + "/submit.log");
   INFO("pecan-triage-submit.sh:\n" << submit_output);
   REQUIRE(submitted.exit_status == 0);
@@ -963,7 +963,7 @@ std::string LayoutField(const std::string& dom, const std::string& name) {
 // Saves what headless Chromium shows of `page` at 1366x768 as a PNG (a test artifact).
 void Screenshot(const std::string& page, const std::string& png) {
   const std::string profile = e2e::FreshDirectory("report-screenshot-profile");
-  pecan::cli::ChildSpec browser;
+  pecan::workflow::ChildSpec browser;
   browser.argv = {Chromium(),
                   "--headless",
                   "--no-sandbox",
@@ -980,7 +980,7 @@ void Screenshot(const std::string& page, const std::string& png) {
                   "file://" + fs::absolute(page).string()};
   browser.stdout_path = browser.stderr_path = profile + "/chromium.log";
   browser.timeout_seconds = 120;
-  const pecan::cli::ChildResult result = pecan::cli::RunChild(browser);
+  const pecan::workflow::ChildResult result = pecan::workflow::RunChild(browser);
   INFO("chromium:\n" << e2e::ReadText(profile + "/chromium.log"));
   CHECK(result.exit_status == 0);
 }
@@ -1083,14 +1083,14 @@ TEST_CASE("hunt's and triage's pages show one entry per bug, refuted ones apart,
 TEST_CASE("pecan hunt shows replays done and confirmations so far on a terminal",
           "[e2e][triage][report]") {
   const std::string dir = e2e::FreshDirectory("hunt-tty");
-  pecan::cli::ChildSpec spec;
+  pecan::workflow::ChildSpec spec;
   spec.argv = {"script", "-qec",
                std::string(kPecanBinary) + " hunt --no-explore -o " + dir + "/out -- " +
                    e2e::TestProgram("request_counter"),
                "/dev/null"};
   spec.stdout_path = spec.stderr_path = dir + "/terminal.log";
   spec.timeout_seconds = 180;
-  const pecan::cli::ChildResult result = pecan::cli::RunChild(spec);
+  const pecan::workflow::ChildResult result = pecan::workflow::RunChild(spec);
   const std::string shown = e2e::ReadText(dir + "/terminal.log");
   INFO("terminal:\n" << shown);
   CHECK(result.exited);

@@ -20,19 +20,19 @@
 
 #include <catch2/catch.hpp>
 
-#include "cli/finding_groups.h"
-#include "cli/source_excerpt.h"
-#include "cli/workflow_child_process.h"
-#include "cli/workflow_clip_picture.h"
-#include "cli/workflow_finding_merge.h"
-#include "cli/workflow_finding_summary.h"
-#include "cli/workflow_html_summary.h"
-#include "cli/workflow_job_runner.h"
-#include "cli/workflow_replay_runner.h"
-#include "cli/workflow_summary_sarif.h"
-#include "cli/workflow_swimlane_svg.h"
+#include "workflow/child_process.h"
+#include "workflow/clip_picture.h"
+#include "workflow/finding_groups.h"
+#include "workflow/finding_merge.h"
+#include "workflow/finding_summary.h"
+#include "workflow/html_summary.h"
+#include "workflow/job_runner.h"
+#include "workflow/replay_runner.h"
+#include "workflow/source_excerpt.h"
+#include "workflow/summary_sarif.h"
+#include "workflow/swimlane_svg.h"
 
-using namespace pecan::cli;
+using namespace pecan::workflow;
 
 namespace {
 
