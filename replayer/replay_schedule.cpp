@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "proto/clip.pb.h"
+#include "trace_format/clip_file.h"
 #include "trace_format/error.h"
 
 namespace pecan::replay {
@@ -134,7 +135,9 @@ ReplaySchedule ReplaySchedule::FromClip(const proto::Clip& clip) {
     auto site = site_by_clip_id.find(event.site());
     schedule.finding_sites.push_back(site == site_by_clip_id.end() ? kNoSite : site->second);
   }
-  if (schedule.pattern == "deadlock") {
+  // A failure clip of a deadlock's replay (IsExecutedRunClip) names the finding only: it is the
+  // run itself, which ends with the threads at their requests, followed like any run's clip.
+  if (schedule.pattern == "deadlock" && !IsExecutedRunClip(clip)) {
     // Per thread of the cycle: the acquisition it holds, then its request (not a step).
     if (events.size() < 4 || events.size() % 2 != 0)
       throw PecanError("a deadlock clip's finding must list a held lock and a request per thread");

@@ -141,6 +141,17 @@ TEST_CASE(
   CHECK(deadlocks[0]["events"][1]["variable"] == "bob");
   const std::string html = e2e::ReadText(dir + "/out/summary.html");
   CHECK_THAT(html, Catch::Contains("confirmed, deadlock"));
+  // The failure clip the deadlocked replay wrote (the run it executed) deadlocks again when
+  // replayed: it is followed as a run's clip, not read as a deadlock prediction.
+  REQUIRE(deadlocks[0]["verdict"].contains("failure_clip"));
+  const std::string failure_clip = deadlocks[0]["verdict"]["failure_clip"];
+  const e2e::PecanRun again = e2e::RunPecan(
+      {"replay", "--json", failure_clip, "--", program}, dir + "/again.log", 60);
+  INFO(again.output);
+  const nlohmann::json verdict = e2e::LastJsonLine(again.output);
+  REQUIRE(verdict.is_object());
+  CHECK(verdict["verdict"] == "followed");
+  CHECK(verdict["failure"] == "deadlock");
 }
 
 TEST_CASE("A cycle of three locks over three stages is predicted and deadlocks in replay",
