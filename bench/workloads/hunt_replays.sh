@@ -24,7 +24,7 @@ verdicts = json.load(open(sys.argv[1]))
 counts = verdicts["counts"]
 findings = verdicts["findings"]
 sound = sum(1 for f in findings if f.get("sound") or f.get("happens_before_race"))
-replays = sum(1 for f in findings if f.get("verdict", {}).get("outcome"))
+replays = sum(1 for f in findings if (f.get("verdict") or {}).get("outcome"))
 print(f'{sys.argv[2]:<4} {counts["predicted"]:>12} {sound:>6} {replays:>8} {counts["refuted"]:>8} '
       f'{counts["confirmed"]:>10} {int(sys.argv[3]) / 1000:>8.1f}')
 PY
