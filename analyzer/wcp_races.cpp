@@ -58,8 +58,8 @@ struct EdgeClocks {
 
 class Detector {
  public:
-  explicit Detector(const Trace& trace)
-      : trace_(trace), por_(trace), edges_(por_.SyncEdges()), shadow_(trace) {}
+  Detector(const Trace& trace, const PorIndex& por)
+      : trace_(trace), por_(por), edges_(por_.SyncEdges()), shadow_(trace) {}
 
   std::vector<WcpRace> Run() {
     n_ = por_.ThreadCount();
@@ -239,7 +239,7 @@ class Detector {
   }
 
   const Trace& trace_;
-  PorIndex por_;
+  const PorIndex& por_;
   SyncEdgeSnapshots<EdgeClocks> edges_;
   RaceShadow shadow_;
   uint32_t n_ = 0;
@@ -251,6 +251,13 @@ class Detector {
 
 }  // namespace
 
-std::vector<WcpRace> FindWcpRaces(const Trace& trace) { return Detector(trace).Run(); }
+std::vector<WcpRace> FindWcpRaces(const Trace& trace) {
+  const PorIndex por(trace);
+  return FindWcpRaces(trace, por);
+}
+
+std::vector<WcpRace> FindWcpRaces(const Trace& trace, const PorIndex& por) {
+  return Detector(trace, por).Run();
+}
 
 }  // namespace pecan

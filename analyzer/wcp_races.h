@@ -5,6 +5,7 @@
 
 #include <vector>
 
+#include "analyzer/por_index.h"
 #include "analyzer/race_shadow.h"
 #include "trace_format/trace.h"
 
@@ -35,5 +36,7 @@ using WcpRace = ClockRace;
 // Time linear in the events (times the thread count at synchronization); memory per lock holds
 // the release clocks of critical sections some thread still has to compare with (rule b).
 std::vector<WcpRace> FindWcpRaces(const Trace& trace);
+// The same with the trace's PorIndex already built (hunt has one for its clips).
+std::vector<WcpRace> FindWcpRaces(const Trace& trace, const PorIndex& por);
 
 }  // namespace pecan

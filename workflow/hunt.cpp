@@ -258,7 +258,7 @@ int RunHunt(const HuntOptions& options) {
   }
   // Rank before replaying (hunt_ranking.h): sound races first, one replay per pattern and set
   // of sites. No replay starts once --budget is spent.
-  const ReplayPlan plan = PlanReplays(trace, analysis.findings);
+  const ReplayPlan plan = PlanReplays(trace, por, analysis.findings);
   std::set<std::string> variant_ids;  // not replayed: another variant on their sites was
   for (size_t i = 0; i < findings.size(); i++) {
     findings[i].sound = plan.sound[i];

@@ -112,16 +112,21 @@ void CheckFailure(const ExploreSettings& settings, ExploreFailure& failure) {
   }
 }
 
-// Checks `found` and files each failure under result.failures when its clip failed again, else
-// under result.unreproduced. True when one was reproduced.
+// Files a checked failure under result.failures when its clip failed again, else under
+// result.unreproduced. True when it was reproduced.
+bool FileFailure(ExploreFailure failure, ExploreResult& result) {
+  const bool reproduced = failure.checks_failed > 0;
+  (reproduced ? result.failures : result.unreproduced).push_back(std::move(failure));
+  return reproduced;
+}
+
+// Checks each of `found` and files it. True when one was reproduced.
 bool FileFailures(const ExploreSettings& settings, std::vector<ExploreFailure> found,
                   ExploreResult& result) {
   bool reproduced = false;
   for (ExploreFailure& failure : found) {
     CheckFailure(settings, failure);
-    reproduced |= failure.checks_failed > 0;
-    (failure.checks_failed > 0 ? result.failures : result.unreproduced)
-        .push_back(std::move(failure));
+    reproduced |= FileFailure(std::move(failure), result);
   }
   return reproduced;
 }
@@ -163,9 +168,7 @@ void RunReplays(const ExploreSettings& settings, const std::function<double()>& 
     failure.clip = verdict.failure_clip;
     CheckFailure(settings, failure);
     const std::lock_guard<std::mutex> lock(mutex);
-    reproduced |= failure.checks_failed > 0;
-    (failure.checks_failed > 0 ? result.failures : result.unreproduced)
-        .push_back(std::move(failure));
+    reproduced |= FileFailure(std::move(failure), result);
   });
 }
 

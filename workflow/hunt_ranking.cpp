@@ -22,11 +22,12 @@ bool Cheaper(const Finding& a, const Finding& b) {
 
 }  // namespace
 
-ReplayPlan PlanReplays(const Trace& trace, const std::vector<Finding>& findings) {
+ReplayPlan PlanReplays(const Trace& trace, const PorIndex& por,
+                       const std::vector<Finding>& findings) {
   ReplayPlan plan;
   plan.sound.assign(findings.size(), false);
   std::set<std::pair<SiteId, SiteId>> sound_sites;
-  for (const WcpRace& race : FindWcpRaces(trace)) {
+  for (const WcpRace& race : FindWcpRaces(trace, por)) {
     const SiteId a = trace.site[race.first], b = trace.site[race.second];
     sound_sites.insert({std::min(a, b), std::max(a, b)});
   }

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analyzer/finding.h"
+#include "analyzer/por_index.h"
 #include "trace_format/trace.h"
 
 namespace pecan::workflow {
@@ -21,6 +22,7 @@ struct ReplayPlan {
   std::vector<size_t> represented_by;  // per finding: itself, or the variant replayed for it
 };
 
-ReplayPlan PlanReplays(const Trace& trace, const std::vector<Finding>& findings);
+ReplayPlan PlanReplays(const Trace& trace, const PorIndex& por,
+                       const std::vector<Finding>& findings);
 
 }  // namespace pecan::workflow
