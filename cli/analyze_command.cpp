@@ -15,6 +15,7 @@
 #include "analyzer/report_text.h"
 #include "analyzer/symbolizer.h"
 #include "cli/command.h"
+#include "cli/memory_limit.h"
 #include "trace_format/error.h"
 #include "trace_format/std_format.h"
 #include "trace_format/trace_reader.h"
@@ -135,13 +136,15 @@ std::function<int()> SetupAnalyze(CLI::App& app) {
                  "threads' neighbouring events; POR edges solid, TOR edges dashed. View it with "
                  "`dot -Tsvg FILE -o ptg.svg`")
       ->type_name("FILE");
+  AddMaxMemoryOption(app);
   app.footer(
       "Each finding is an access anomaly that the recorded run, or another interleaving of\n"
       "it, shows: 'observed' ones happened in the recorded order, 'predicted' ones need a\n"
       "different schedule. None is confirmed yet: `pecan clips` writes a schedule for each and\n"
       "`pecan replay` runs it (or use `pecan hunt` for the whole chain).\n"
       "The last line is a summary (on stderr for json/sarif or with -o). Exit status: 0 when\n"
-      "the analysis ran, whatever it found; 2 for a bad trace or bad options.\n\n"
+      "the analysis ran, whatever it found; 2 for a bad trace or bad options; 3 when it ran\n"
+      "out of memory (--max-memory).\n\n"
       "Examples:\n"
       "  pecan analyze pecan-app.pecan\n"
       "  pecan analyze run.std --patterns race,atomicity\n"

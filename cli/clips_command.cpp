@@ -13,6 +13,7 @@
 #include "analyzer/por_index.h"
 #include "analyzer/report_json.h"
 #include "cli/command.h"
+#include "cli/memory_limit.h"
 #include "schedgen/clip_builder.h"
 #include "schedgen/recorded_run.h"
 #include "schedgen/schedule_generator.h"
@@ -177,6 +178,7 @@ std::function<int()> SetupClips(CLI::App& app) {
                  "With --recorded: only the first N events of the run (the replay goes on "
                  "after them under its --seed)")
       ->check(CLI::PositiveNumber);
+  AddMaxMemoryOption(app);
   app.footer(
       "For every finding, writes the schedule that drives the program into the anomaly: the\n"
       "recorded order with as few events moved as possible, cut right after the anomaly.\n"
@@ -185,7 +187,7 @@ std::function<int()> SetupClips(CLI::App& app) {
       "order); a finding no feasible schedule can show gets no clip and the reason instead.\n"
       "Prints one line per finding: id, pattern, steps and 'ok' with the clip's path, or\n"
       "'no feasible clip: <reason>'. Exit status 0 when the clips were made, whatever the\n"
-      "findings; 2 for a bad trace, report or option.\n\n"
+      "findings; 2 for a bad trace, report or option; 3 out of memory (--max-memory).\n\n"
       "Next: `pecan replay CLIP -- PROGRAM ARGS` runs a clip; `pecan dump CLIP` prints one\n"
       "(--format text, std or json).\n\n"
       "Examples:\n"

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "cli/command.h"
+#include "cli/memory_limit.h"
 #include "workflow/hunt.h"
 #include "workflow/suppressions_file.h"
 
@@ -79,6 +80,7 @@ std::function<int()> SetupHunt(CLI::App& app) {
       ->required()
       ->type_name("PROGRAM [ARGS...]");
   app.positionals_at_end();
+  AddMaxMemoryOption(app);
   app.footer(
       "Runs record, analyze, clips and replay in one go; when no replay made the program fail,\n"
       "the rest of --budget explores: anomalies that hatched are replayed with other tails,\n"
@@ -86,7 +88,7 @@ std::function<int()> SetupHunt(CLI::App& app) {
       "(RaceFuzzer on the predicted races, PCT, random) runs until one fails.\n"
       "Exit status: 1 when at least one finding was\n"
       "confirmed by replay, a replay made the program fail or exploring found a failure, 0\n"
-      "when none did, 2 on errors. Example:\n"
+      "when none did, 2 on errors, 3 out of memory (--max-memory). Example:\n"
       "  pecan-cc -g -pthread app.c -o app && pecan hunt -o out -- ./app input.txt\n"
       "Every confirmed finding comes with the `pecan replay` command that reproduces it; when\n"
       "the program failed, with the failure clip (failures/) that fails the same way every time.");

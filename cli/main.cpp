@@ -8,6 +8,7 @@
 #include <iostream>
 
 #include "cli/command.h"
+#include "cli/memory_limit.h"
 #include "trace_format/error.h"
 #include "trace_format/utf8_text.h"
 #include "trace_format/version.h"
@@ -29,6 +30,8 @@ int main(int argc, char** argv) {
   // libprotobuf logs its own lines ("[libprotobuf ERROR ...]") for input pecan then reports in
   // its own words, with the file and offset: only pecan's line is shown.
   google::protobuf::SetLogHandler(nullptr);
+  // Past the machine's memory, pecan says "out of memory" rather than being killed unawares.
+  SetMemoryLimit(DefaultMemoryLimit());
   CLI::App app{
       "pecan: finds concurrency bugs in C and C++ programs and proves each one.\n"
       "Record a run, predict the races and atomicity violations other interleavings\n"
@@ -63,6 +66,12 @@ int main(int argc, char** argv) {
     status = chosen ? chosen() : 2;
   } catch (const pecan::PecanError& e) {
     std::cerr << "pecan: error: " << pecan::PrintableText(e.what()) << "\n";
+  } catch (const std::bad_alloc& e) {
+    // Exhaustion is said as such (exit status 3), never as a bad input: the input may be fine
+    // and only too big for the bound.
+    std::cerr << "pecan: error: " << OutOfMemoryText(e)
+              << "; try --max-memory with more, or fewer patterns (--patterns race)\n";
+    status = 3;
   } catch (const std::exception& e) {
     std::cerr << "pecan: internal error: " << pecan::PrintableText(e.what()) << "\n";
   }

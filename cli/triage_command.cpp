@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/memory_limit.h"
 #include "workflow/suppressions_file.h"
 #include "workflow/triage.h"
 
@@ -110,6 +111,7 @@ std::function<int()> SetupTriage(CLI::App& app) {
                  "summary.sarif names source files below this directory relative to it "
                  "(uriBaseId SRCROOT), as code scanning wants; default: the working directory")
       ->check(CLI::ExistingDirectory);
+  AddMaxMemoryOption(app);
   app.footer(
       "Typical use: record a test suite with pecan record's environment variables, then triage\n"
       "every trace it left in one go, in CI or by hand.\n"
@@ -124,7 +126,9 @@ std::function<int()> SetupTriage(CLI::App& app) {
       "\n"
       "Exit status: 0 done; 1 when --replay confirmed a finding or made the program fail; 2 on "
       "errors (bad arguments,\n"
-      "every trace damaged, or a replay that could not run).\n"
+      "every trace damaged, or a replay that could not run); 3 when no trace could be analyzed\n"
+      "within --max-memory. A trace that runs out of memory beside others (-j) is analyzed\n"
+      "again alone; if it still does not fit it is reported as 'out of memory' and skipped.\n"
       "\n"
       "Past one machine (a Slurm job array, a Kubernetes Indexed Job, a CI matrix): each of N\n"
       "jobs runs pecan triage --shard K/N with the same traces, on storage they all see, into a\n"

@@ -100,7 +100,9 @@ struct SummaryFinding {
 
 struct SummaryTrace {
   std::string path;
-  std::string status;  // "ok", "truncated" (analyzed what was complete), "damaged" (skipped)
+  // "ok", "truncated" (analyzed what was complete), "damaged" (skipped), "out of memory"
+  // (skipped: the analysis passed --max-memory even when run alone)
+  std::string status;
   std::string error;   // for damaged traces
   std::vector<std::string> warnings;
   uint64_t events = 0;

@@ -334,6 +334,8 @@ int RunFuzz(FuzzOptions options) {
                 Symbolizer symbolizer(trace);
                 MayTriggerRelations next = CollectMayTrigger(trace, symbolizer, options.depth);
                 if (next.size() > 0) *relations = std::move(next);  // MTR': feedback
+              } catch (const std::bad_alloc&) {
+                throw;  // out of memory, not an unreadable trace (cli/main.cpp says so)
               } catch (const std::exception& error) {
                 std::cerr << "pecan fuzz: run " << run.seed << ": its trace cannot be read ("
                           << error.what() << "): no races observed\n";

@@ -377,6 +377,8 @@ FuzzRun RunNoiseOnce(const NoiseSettings& settings, const std::vector<NoiseTarge
       exited.events = run.verdict.events;
       run.verdict = std::move(exited);
     }
+  } catch (const std::bad_alloc&) {
+    throw;  // out of memory is the whole command's, not this trace's (cli/main.cpp says so)
   } catch (const std::exception& error) {
     run.verdict.outcome = "error";
     run.verdict.reason = std::string("its trace cannot be read: ") + error.what();

@@ -274,8 +274,11 @@ std::string RenderSummaryHtml(const std::string& title, const std::vector<Summar
     (groups[n].evidence == Evidence::kRefuted ? refuted : open).push_back(n);
     evidence_count[static_cast<int>(groups[n].evidence)]++;
   }
-  size_t damaged = 0, refuted_findings = 0;
-  for (const auto& t : traces) damaged += t.status == "damaged";
+  size_t damaged = 0, out_of_memory = 0, refuted_findings = 0;
+  for (const auto& t : traces) {
+    damaged += t.status == "damaged";
+    out_of_memory += t.status == "out of memory";
+  }
   for (size_t n : refuted) refuted_findings += groups[n].members.size();
 
   html << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -290,6 +293,9 @@ std::string RenderSummaryHtml(const std::string& title, const std::vector<Summar
        << (traces.size() == 1 ? "" : "s");
   if (damaged > 0)
     html << ", " << damaged << " damaged trace" << (damaged == 1 ? "" : "s") << " skipped";
+  if (out_of_memory > 0)
+    html << ", " << out_of_memory << " trace" << (out_of_memory == 1 ? "" : "s")
+         << " skipped: out of memory";
   html << ".</p>\n" << before_findings;
 
   html << "<h2>Bugs</h2>\n<p>Failures first, then bugs replay confirmed, then predictions not "

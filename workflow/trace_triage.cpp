@@ -1,5 +1,7 @@
 #include "workflow/trace_triage.h"
 
+#include <new>
+
 namespace pecan::workflow {
 
 Trace ReadTraceKeepingWarnings(const std::string& path, std::vector<std::string>& warnings,
@@ -46,6 +48,11 @@ TriagedTrace TriageTrace(const std::string& path, const AnalysisOptions& options
       }
       result.findings.push_back(std::move(triaged));
     }
+  } catch (const std::bad_alloc& e) {
+    // Exhaustion is not damage: the trace may be fine and only too big for the bound.
+    result.trace.status = "out of memory";
+    result.trace.error = path + ": " + e.what();
+    result.findings.clear();
   } catch (const PecanError& e) {  // names the file and the byte offset
     result.trace.status = "damaged";
     result.trace.error = e.what();

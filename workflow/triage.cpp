@@ -206,6 +206,16 @@ int RunTriage(const TriageOptions& options) {
         },
         [&](size_t) { progress.Update(++analyzed); });
   }
+  // A trace that ran out of memory beside others may fit alone: those are analyzed again, one
+  // at a time, before they are reported as out of memory.
+  if (options.jobs > 1) {
+    for (size_t position : mine) {
+      if (state.traces[position].status != "out of memory") continue;
+      TriagedTrace triaged = TriageTrace(traces[position], analysis);
+      state.traces[position] = triaged.trace;
+      state.findings.Add(position, std::move(triaged));
+    }
+  }
 
   std::vector<TriagedFinding> results = WriteTriageClips(state, output);
   if (options.replay)

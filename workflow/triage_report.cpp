@@ -89,11 +89,12 @@ int WriteTriageSummaries(const TriageState& state, const std::vector<TriagedFind
   }
   std::stable_sort(findings.begin(), findings.end(), SummaryOrder);
 
-  size_t damaged = 0, truncated = 0, confirmed = 0, exposed = 0, refuted = 0, replay_errors = 0,
+  size_t damaged = 0, truncated = 0, out_of_memory = 0, confirmed = 0, exposed = 0, refuted = 0, replay_errors = 0,
          no_clip = 0;
   for (const auto& t : traces) {
     damaged += t.status == "damaged";
     truncated += t.status == "truncated";
+    out_of_memory += t.status == "out of memory";
   }
   for (const auto& f : findings) {
     confirmed += f.verdict.confirmed();
@@ -110,6 +111,7 @@ int WriteTriageSummaries(const TriageState& state, const std::vector<TriagedFind
   nlohmann::json counts{{"traces", traces.size()},
                         {"damaged", damaged},
                         {"truncated", truncated},
+                        {"out_of_memory", out_of_memory},
                         {"findings", findings.size()},
                         {"confirmed", confirmed},
                         {"exposed", exposed},
@@ -147,7 +149,9 @@ int WriteTriageSummaries(const TriageState& state, const std::vector<TriagedFind
               << Plural(state.total_traces, "trace");
   else
     std::cout << Plural(traces.size(), "trace");
-  std::cout << " (" << damaged << " damaged and skipped, " << truncated << " truncated), "
+  std::cout << " (" << damaged << " damaged and skipped, " << truncated << " truncated";
+  if (out_of_memory > 0) std::cout << ", " << out_of_memory << " out of memory and skipped";
+  std::cout << "), "
             << Plural(findings.size(), "distinct finding") << " in "
             << Plural(groups.size(), "bug");
   if (replayed) {
@@ -159,7 +163,8 @@ int WriteTriageSummaries(const TriageState& state, const std::vector<TriagedFind
   }
   std::cout << "\n";
   for (const auto& t : traces)
-    if (t.status == "damaged") std::cout << "  damaged: " << t.error << "\n";
+    if (t.status == "damaged" || t.status == "out of memory")
+      std::cout << "  " << t.status << ": " << t.error << "\n";
   // One entry per bug, strongest evidence first; refuted ones in a line of their own at the end.
   SourceExcerpts sources(source_root);
   std::vector<size_t> refuted_groups;
@@ -212,6 +217,12 @@ int WriteTriageSummaries(const TriageState& state, const std::vector<TriagedFind
               << Plural(state.total_traces, "input trace")
               << " are in none of the parts merged (a shard that did not finish?)\n";
   if (!settings.shard.empty()) return 0;
+  if (!traces.empty() && out_of_memory > 0 && damaged + out_of_memory == traces.size()) {
+    std::cerr << "pecan: error: " << settings.command
+              << ": no trace was analyzed: out of memory (see --max-memory)"
+              << (damaged > 0 ? ", or damaged" : "") << "\n";
+    return 3;
+  }
   if (!traces.empty() && damaged == traces.size()) {
     std::cerr << "pecan: error: " << settings.command
               << ": every trace is damaged; nothing was analyzed\n";

@@ -295,6 +295,8 @@ TriageState ReadTriageState(const std::string& dir, const std::string& what) {
     }
   } catch (const PecanError& e) {
     throw PecanError(what + ": " + path + ": " + e.what());
+  } catch (const std::bad_alloc&) {
+    throw;  // out of memory, not a malformed file
   } catch (const std::exception& e) {  // malformed JSON, a missing or mistyped field
     throw PecanError(what + ": " + path + ": malformed: " + e.what());
   }
