@@ -88,8 +88,13 @@ AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options) {
 
   std::unique_ptr<ProgressReporter> progress;
   // Progress: the index counts as one step, each pattern as one, deadlocks as one.
-  if (options.progress)
+  if (options.progress) {
     progress = std::make_unique<ProgressReporter>("analyzing", patterns.size() + 1 + deadlocks);
+    // An index build or one pattern can take minutes on a big trace: the time taken shows it
+    // is alive, and a log gets a line every 30 s.
+    progress->KeepAlive(30);
+    progress->Update(0, "indexing " + std::to_string(trace.size_events()) + " events");
+  }
 
   const Clock::time_point index_start = Clock::now();
   const AnalysisContext context(trace, options.regions, options.threads != 1, FilterFor(patterns));
@@ -99,7 +104,7 @@ AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options) {
     result.stats.shared_locations += info.shared && info.written;
   }
   result.stats.seconds_by_family.emplace_back("index", SecondsSince(index_start));
-  if (progress) progress->Update(1);
+  if (progress) progress->Update(1, "searching " + std::to_string(patterns.size()) + " patterns");
 
   // Patterns of one shape share one enumeration; its time is split among the families in it
   // by their number of patterns.
@@ -184,6 +189,7 @@ AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options) {
     if (progress) progress->Update(done_patterns + 1);
   }
   if (deadlocks) {
+    if (progress) progress->Update(done_patterns + 1, "lock-order cycles");
     const Clock::time_point deadlock_start = Clock::now();
     for (Finding& f : PredictDeadlocks(trace, context.por, context.locksets))
       result.findings.push_back(std::move(f));

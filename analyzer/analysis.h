@@ -23,7 +23,8 @@ struct AnalysisOptions {
   // path of a user pattern file. Empty means all built-ins.
   std::string patterns = "all";
   RegionMode regions = RegionMode::kLocks;
-  bool progress = false;  // show a progress indicator on a terminal
+  // Show a progress indicator on a terminal (and, in a log, a line every 30 s of a long one).
+  bool progress = false;
   // Threads for the analysis: the indices are built on two and the pattern groups searched on
   // this many (0 = one per core); 1 runs everything on the calling thread. The result is the
   // same whatever the number.

@@ -50,7 +50,7 @@ Trace LoadTrace(const std::string& path) {
   bool has_magic =
       in.gcount() == sizeof magic && std::memcmp(magic, kPecanMagic, sizeof magic) == 0;
   in.close();
-  if (has_magic || path.ends_with(".pecan")) return ReadTrace(path);
+  if (has_magic || path.ends_with(".pecan")) return ReadTrace(path, /*show_progress=*/true);
   return ImportStdFile(path);
 }
 

@@ -61,7 +61,7 @@ int WriteRecordedRunClip(const ClipsOptions& options, const Trace& trace,
 Trace LoadTraceFile(const std::string& path) {
   switch (DetectTraceFileKind(path)) {
     case TraceFileKind::kPecan:
-      return ReadTrace(path);
+      return ReadTrace(path, /*show_progress=*/true);
     case TraceFileKind::kStd:
       return ImportStdFile(path);
     case TraceFileKind::kOther:

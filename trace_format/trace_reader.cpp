@@ -14,6 +14,7 @@
 #include "trace_format/chunk_codec.h"
 #include "trace_format/error.h"
 #include "trace_format/log.h"
+#include "trace_format/progress.h"
 #include "trace_format/proto_conversion.h"
 #include "trace_format/record_framing.h"
 #include "trace_format/version.h"
@@ -410,16 +411,26 @@ uint64_t TraceReader::file_bytes() const {
   return impl_->file_size;
 }
 
-Trace ReadTrace(const std::string& path) {
+Trace ReadTrace(const std::string& path, bool show_progress) {
   TraceReader reader(path);
-  return ReadTrace(reader);
+  return ReadTrace(reader, show_progress);
 }
 
-Trace ReadTrace(TraceReader& reader) {
+Trace ReadTrace(TraceReader& reader, bool show_progress) {
   Trace trace;
   trace.meta = reader.meta();
+  const uint64_t expected = reader.footer_event_count().value_or(0);
+  // Columns of the stated size at once: growing them by doubling would hold up to twice the
+  // trace at the moment of a copy. A count no file of this size can hold is not believed.
+  if (expected > 0 && expected / 256 <= reader.file_bytes()) trace.reserve(expected);
+  std::optional<ProgressReporter> progress;
+  if (show_progress && expected > 0) {
+    progress.emplace("reading the trace", expected);
+    progress->KeepAlive(30);
+  }
   EventBatch batch;
   while (reader.Next(batch)) {
+    if (progress) progress->Update(trace.size_events() + batch.count());
     trace.AppendRepeats(batch.repeats_before, batch.count());
     trace.thread.insert(trace.thread.end(), batch.thread.begin(), batch.thread.end());
     trace.kind.insert(trace.kind.end(), batch.kind.begin(), batch.kind.end());

@@ -72,10 +72,11 @@ class TraceReader {
   std::unique_ptr<Impl> impl_;
 };
 
-// Reads a whole trace into memory. Warnings (truncation) go to the logger.
-Trace ReadTrace(const std::string& path);
+// Reads a whole trace into memory. Warnings (truncation) go to the logger. With `show_progress`,
+// a progress bar on a terminal (and a line every 30 s in a log) counts the events read.
+Trace ReadTrace(const std::string& path, bool show_progress = false);
 // The same from an open reader (whose warnings() and complete() tell about the file after).
-Trace ReadTrace(TraceReader& reader);
+Trace ReadTrace(TraceReader& reader, bool show_progress = false);
 
 // A hex content hash of a trace file, used to tie clips and reports to their trace.
 std::string TraceContentHash(const std::string& path);

@@ -233,13 +233,14 @@ int RunHunt(const HuntOptions& options) {
   RunBeforeEach(options.before_each, "hunt");
   const bool record_timed_out = Record(options, trace_path, output.Claim("record.log"));
 
-  Trace trace = ReadTrace(trace_path);
+  Trace trace = ReadTrace(trace_path, /*show_progress=*/true);
   AnalysisOptions analysis_options;
   analysis_options.patterns = options.patterns;
   analysis_options.suppressions = suppressions;
   analysis_options.regions =
       options.regions == "functions" ? RegionMode::kFunctions : RegionMode::kLocks;
   analysis_options.max_per_site = options.max_per_site;
+  analysis_options.progress = true;
   AnalysisResult analysis = Analyze(trace, analysis_options);
   Symbolizer symbolizer(trace);
   const std::string report_path = output.Claim("report.json");
