@@ -825,39 +825,122 @@ class Matcher {
         candidate.observed = true;
         RecordAll(std::move(candidate), mask);
       }
-      for (uint64_t ca = c_.class_offsets[l]; ca < c_.class_offsets[l + 1]; ++ca) {
-        const AccessClass& A = c_.classes[ca];
-        for (uint64_t cb = c_.class_offsets[l]; cb < c_.class_offsets[l + 1]; ++cb) {
-          const AccessClass& B = c_.classes[cb];
-          if (A.thread == B.thread || !AnalysisContext::Overlap(A, B)) continue;
-          uint32_t mask = RaceMask(A.kind, B.kind);
-          if (mask == 0 || c_.locksets.ExclusiveSets(A.lockset, B.lockset)) continue;
-          ++stats_->candidates;
-          // Patterns that already have an observed witness for these sites need no sweep (the
-          // observed pairs were counted as witnesses above; the sweep would find one of them).
-          for (uint32_t bit = 0; bit < group_.size(); ++bit) {
-            if (!(mask >> bit & 1)) continue;
-            auto known = best_[bit].find(std::vector<SiteId>{A.site, B.site});
-            if (known != best_[bit].end() && known->second.observed) mask &= ~(1u << bit);
-          }
-          if (mask == 0) continue;
-          const EventIndex* a = c_.MembersBegin(ca);
-          const size_t na = A.member_count;
-          const EventIndex* b = c_.MembersBegin(cb);
-          size_t lo = 0;   // a[lo..] are not ordered before the current b
-          size_t pos = 0;  // a[..pos) are before the current b in the trace
-          for (size_t j = 0; j < B.member_count; ++j) {
-            while (pos < na && a[pos] < b[j]) ++pos;
-            while (lo < pos && c_.por.Ordered(a[lo], b[j])) ++lo;
-            if (lo < pos) {
-              Candidate candidate;
-              candidate.events = {a[pos - 1], b[j]};
-              candidate.observed = c_.TorAdjacent(a[pos - 1], b[j]);
-              RecordAll(std::move(candidate), mask);
-              break;
-            }
-          }
-        }
+      const uint64_t first = c_.class_offsets[l];
+      const uint64_t last = c_.class_offsets[l + 1];
+      if (single_range || last - first <= kFewClasses) {
+        for (uint64_t ca = first; ca < last; ++ca)
+          for (uint64_t cb = first; cb < last; ++cb) SweepClassPair(ca, cb);
+        continue;
+      }
+      // Many classes on one location: it merges many byte ranges (a buffer), and nearly every
+      // pair of classes touches different bytes. Only overlapping pairs are swept, in the same
+      // order as above (so the same witnesses win): pairing all of them took minutes on a
+      // compressor's trace whose buffers had 30,000 classes each.
+      const OverlapIndex overlaps(c_, first, last);
+      std::vector<uint64_t> partners;
+      for (uint64_t ca = first; ca < last; ++ca) {
+        overlaps.Partners(ca, &partners);
+        for (uint64_t cb : partners) SweepClassPair(ca, cb);
+      }
+    }
+  }
+
+  // Up to this many classes on a location, every pair is tried (cheaper than an index).
+  static constexpr uint64_t kFewClasses = 64;
+
+  // The access classes of one location by first byte, to list the classes whose bytes overlap
+  // a given one: those starting inside it, and those starting before it that reach into it.
+  class OverlapIndex {
+   public:
+    OverlapIndex(const AnalysisContext& c, uint64_t first, uint64_t last)
+        : c_(c), first_(first), by_begin_(last - first) {
+      for (uint64_t i = 0; i < by_begin_.size(); ++i) by_begin_[i] = first + i;
+      std::sort(by_begin_.begin(), by_begin_.end(), [&](uint64_t x, uint64_t y) {
+        return c.classes[x].begin != c.classes[y].begin ? c.classes[x].begin < c.classes[y].begin
+                                                        : x < y;
+      });
+      begins_.reserve(by_begin_.size());
+      for (uint64_t cls : by_begin_) begins_.push_back(c.classes[cls].begin);
+      // reaching_[k]: the classes that start strictly before class first+k and reach into it
+      // (class x lists every class starting strictly inside it), as offsets per class.
+      std::vector<uint32_t> counts(by_begin_.size() + 1, 0);
+      ForEachStartingInside([&](uint64_t, uint64_t inside) { ++counts[inside - first_ + 1]; });
+      for (size_t k = 1; k < counts.size(); ++k) counts[k] += counts[k - 1];
+      reaching_offsets_.assign(counts.begin(), counts.end());
+      reaching_.resize(counts.back());
+      ForEachStartingInside(
+          [&](uint64_t outer, uint64_t inside) { reaching_[counts[inside - first_]++] = outer; });
+    }
+
+    // The classes of another thread overlapping class `a`, ascending.
+    void Partners(uint64_t a, std::vector<uint64_t>* out) const {
+      out->clear();
+      const AccessClass& A = c_.classes[a];
+      auto [from, to] = StartingIn(A.begin, A.end);
+      for (size_t k = from; k < to; ++k)
+        if (c_.classes[by_begin_[k]].thread != A.thread) out->push_back(by_begin_[k]);
+      const size_t own = a - first_;
+      for (size_t k = reaching_offsets_[own]; k < reaching_offsets_[own + 1]; ++k)
+        if (c_.classes[reaching_[k]].thread != A.thread) out->push_back(reaching_[k]);
+      std::sort(out->begin(), out->end());
+    }
+
+   private:
+    // Positions in by_begin_ of the classes whose first byte is in [begin, end).
+    std::pair<size_t, size_t> StartingIn(uint64_t begin, uint64_t end) const {
+      const size_t from = std::lower_bound(begins_.begin(), begins_.end(), begin) - begins_.begin();
+      const size_t to = std::lower_bound(begins_.begin(), begins_.end(), end) - begins_.begin();
+      return {from, to};
+    }
+    template <typename F>
+    void ForEachStartingInside(F&& f) const {
+      for (uint64_t outer : by_begin_) {
+        const AccessClass& O = c_.classes[outer];
+        auto [from, to] = StartingIn(O.begin + 1, O.end);
+        for (size_t k = from; k < to; ++k) f(outer, by_begin_[k]);
+      }
+    }
+
+    const AnalysisContext& c_;
+    uint64_t first_;
+    std::vector<uint64_t> by_begin_;
+    std::vector<uint64_t> begins_;
+    std::vector<uint64_t> reaching_offsets_;
+    std::vector<uint64_t> reaching_;
+  };
+
+  // Classes A and B of one location: when of different threads, overlapping, racing kinds and
+  // no excluding lock, a sweep over B finds the earliest b with an a < b not POR-ordered before
+  // it (such a are a range: those after the last a ->POR b).
+  void SweepClassPair(uint64_t ca, uint64_t cb) {
+    const AccessClass& A = c_.classes[ca];
+    const AccessClass& B = c_.classes[cb];
+    if (A.thread == B.thread || !AnalysisContext::Overlap(A, B)) return;
+    uint32_t mask = RaceMask(A.kind, B.kind);
+    if (mask == 0 || c_.locksets.ExclusiveSets(A.lockset, B.lockset)) return;
+    ++stats_->candidates;
+    // Patterns that already have an observed witness for these sites need no sweep (the
+    // observed pairs were counted as witnesses above; the sweep would find one of them).
+    for (uint32_t bit = 0; bit < group_.size(); ++bit) {
+      if (!(mask >> bit & 1)) continue;
+      auto known = best_[bit].find(std::vector<SiteId>{A.site, B.site});
+      if (known != best_[bit].end() && known->second.observed) mask &= ~(1u << bit);
+    }
+    if (mask == 0) return;
+    const EventIndex* a = c_.MembersBegin(ca);
+    const size_t na = A.member_count;
+    const EventIndex* b = c_.MembersBegin(cb);
+    size_t lo = 0;   // a[lo..] are not ordered before the current b
+    size_t pos = 0;  // a[..pos) are before the current b in the trace
+    for (size_t j = 0; j < B.member_count; ++j) {
+      while (pos < na && a[pos] < b[j]) ++pos;
+      while (lo < pos && c_.por.Ordered(a[lo], b[j])) ++lo;
+      if (lo < pos) {
+        Candidate candidate;
+        candidate.events = {a[pos - 1], b[j]};
+        candidate.observed = c_.TorAdjacent(a[pos - 1], b[j]);
+        RecordAll(std::move(candidate), mask);
+        return;
       }
     }
   }

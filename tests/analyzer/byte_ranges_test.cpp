@@ -3,6 +3,11 @@
 // races, atomicity violations and ASV patterns alike.
 #include <catch2/catch.hpp>
 
+#include <random>
+#include <set>
+#include <string>
+#include <tuple>
+
 #include "analyzer/access_locations.h"
 #include "analyzer/analysis.h"
 #include "trace_builder.h"
@@ -127,4 +132,59 @@ TEST_CASE("Byte ranges: a single-range location pairs every access as before",
   REQUIRE(locations.Count() == 1);
   CHECK(locations.Info(0).single_range);
   CHECK(EventsOf(Find(b.trace(), "race")) == std::vector<Events>{{0, 1}});
+}
+
+// A buffer that one wide access merges into one location, touched by three threads at hundreds
+// of sites: far more access classes than the search pairs one by one (it indexes them by byte
+// range). Its races are exactly the pairs a brute-force scan of the trace finds: accesses of
+// different threads to a common byte, one a write, not both under the lock.
+TEST_CASE("Byte ranges: a buffer with hundreds of classes races exactly where bytes meet",
+          "[analysis][locations]") {
+  constexpr uint64_t kBuffer = 0x10000, kBytes = 512, kLock = 0x9000;
+  for (uint32_t seed = 1; seed <= 6; ++seed) {
+    std::mt19937 random(seed);
+    TraceBuilder b;
+    for (pecan::ThreadId t = 1; t <= 3; ++t) b.Fork(0, t);
+    struct Access {
+      EventIndex event;
+      bool locked;
+    };
+    std::vector<Access> accesses;
+    const uint32_t sizes[] = {1, 2, 4, 8, 16, 64};
+    for (int step = 0; step < 600; ++step) {
+      const pecan::ThreadId t = 1 + random() % 3;
+      const uint32_t size = sizes[random() % 6];
+      const uint64_t offset = random() % (kBytes - size + 1);
+      const EventKind kind = random() % 2 ? EventKind::kWrite : EventKind::kRead;
+      const pecan::SiteId site = 10 + random() % 400;
+      const bool locked = random() % 10 < 3;
+      if (locked) b.Lock(t, kLock);
+      accesses.push_back({b.Add(t, kind, kBuffer + offset, size, 0, site), locked});
+      if (locked) b.Unlock(t, kLock);
+    }
+    for (pecan::ThreadId t = 1; t <= 3; ++t) b.Join(0, t);
+    b.Add(0, EventKind::kRead, kBuffer, kBytes, 0, 5);  // merges the buffer into one location
+    const pecan::Trace& trace = b.trace();
+    REQUIRE(LocationTable(trace).Count() == 1);
+
+    std::set<std::tuple<std::string, pecan::SiteId, pecan::SiteId>> expected, found;
+    auto letter = [&](EventIndex e) { return pecan::IsWriteAccess(trace.kind[e]) ? "W" : "R"; };
+    for (size_t i = 0; i < accesses.size(); ++i) {
+      for (size_t j = i + 1; j < accesses.size(); ++j) {
+        const EventIndex x = accesses[i].event, y = accesses[j].event;
+        if (trace.thread[x] == trace.thread[y]) continue;
+        if (trace.kind[x] == EventKind::kRead && trace.kind[y] == EventKind::kRead) continue;
+        if (accesses[i].locked && accesses[j].locked) continue;
+        if (trace.addr[x] >= trace.addr[y] + trace.size[y] ||
+            trace.addr[y] >= trace.addr[x] + trace.size[x])
+          continue;
+        expected.emplace(std::string(letter(x)) + "-" + letter(y), trace.site[x], trace.site[y]);
+      }
+    }
+    for (const Finding& f : Find(trace, "race"))
+      found.emplace(f.variant, trace.site[f.events[0]], trace.site[f.events[1]]);
+    INFO("seed " << seed);
+    CHECK(expected.size() > 1000);
+    CHECK(found == expected);
+  }
 }
