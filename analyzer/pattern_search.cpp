@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <array>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -59,14 +60,16 @@ struct Candidate {
   }
 };
 
-// A class of a collapsible unit's event tuples: same thread, and per event the same site, kind
-// and lock addresses. Members (tuples) are sorted by their first event.
+// A class of a collapsible unit's event tuples (one or two events): same thread, and per event
+// the same site, kind and lock addresses. Members (tuples) are sorted by their first event.
 struct UnitClass {
   ThreadId thread = 0;
-  std::vector<SiteId> sites;
-  std::vector<EventKind> kinds;
-  std::vector<LocksetId> locksets;
-  std::vector<EventIndex> members;  // flat: member i is members[i*m .. i*m+m), m = events
+  std::array<EventKind, 2> kinds{};
+  std::array<LocksetId, 2> locksets{};
+  // Flat, not owned (the context's class members, or the matcher's pair members): member i is
+  // members[i*m .. i*m+m), m = events.
+  const EventIndex* members = nullptr;
+  uint64_t member_count = 0;  // tuples
 };
 
 // A collapsible unit's classes on one tuple of locations, bucketed by the lock addresses its
@@ -504,9 +507,9 @@ class Matcher {
       UnitClasses& result = unit_classes_[key];
       for (uint64_t ci = c_.class_offsets[l0]; ci < c_.class_offsets[l0 + 1]; ++ci) {
         const AccessClass& ac = c_.classes[ci];
-        UnitClass uc{ac.thread, {ac.site}, {ac.kind}, {ac.lockset}, {}};
-        uc.members.assign(c_.MembersBegin(ci), c_.MembersEnd(ci));
-        result.classes.push_back(std::move(uc));
+        result.classes.push_back(UnitClass{ac.thread, {ac.kind, EventKind::kUnspecified},
+                                           {ac.lockset, kEmptyLockset}, c_.MembersBegin(ci),
+                                           ac.member_count});
       }
       Bucket(&result);
       return result;
@@ -518,24 +521,33 @@ class Matcher {
     }
     const bool same_variable = p_.variable[first] == p_.variable[unit.positions[1]];
     // A pair's class is the pair of its events' access classes (same thread, sites, kinds and
-    // lock addresses), so the key is two numbers.
-    // Classes live in by_locations (one list per location pair); class_index finds a pair's.
-    std::unordered_map<uint64_t, UnitClass*> class_index;
-    std::unordered_map<uint64_t, std::vector<std::unique_ptr<UnitClass>>> by_locations;
+    // lock addresses), so the key is two numbers. Classes are numbered in order of first pair;
+    // the pairs are kept in enumeration order with their class, then sorted by class into one
+    // flat array (stable: a class's members stay sorted by first event).
+    std::unordered_map<uint64_t, uint32_t> class_index;
+    std::vector<UnitClass> pair_classes;
+    std::vector<uint64_t> class_where;  // each class's location pair (its UnitClassKey)
+    std::vector<uint64_t> class_size;
+    struct Pair {
+      uint32_t cls;
+      EventIndex a, b;
+    };
+    std::vector<Pair> pairs;
     auto add = [&](EventIndex a, EventIndex b, LocationId la, LocationId lb) {
       const uint32_t ca = c_.class_of[a];
       const uint32_t cb = c_.class_of[b];
-      auto [ci, fresh] = class_index.try_emplace(uint64_t{ca} << 32 | cb, nullptr);
+      auto [ci, fresh] = class_index.try_emplace(uint64_t{ca} << 32 | cb,
+                                                 static_cast<uint32_t>(pair_classes.size()));
       if (fresh) {
         const AccessClass& x = c_.classes[ca];
         const AccessClass& y = c_.classes[cb];
-        auto& list = by_locations[UnitClassKey(unit_index, la, lb)];
-        list.push_back(std::make_unique<UnitClass>(
-            UnitClass{x.thread, {x.site, y.site}, {x.kind, y.kind}, {x.lockset, y.lockset}, {}}));
-        ci->second = list.back().get();
+        pair_classes.push_back(
+            UnitClass{x.thread, {x.kind, y.kind}, {x.lockset, y.lockset}, nullptr, 0});
+        class_where.push_back(UnitClassKey(unit_index, la, lb));
+        class_size.push_back(0);
       }
-      ci->second->members.push_back(a);
-      ci->second->members.push_back(b);
+      ++class_size[ci->second];
+      pairs.push_back({ci->second, a, b});
     };
     const EventIndex* accesses = c_.region_accesses.data();
     const LocationId* locations = c_.region_access_locations.data();
@@ -560,10 +572,24 @@ class Matcher {
         }
       }
     }
-    for (auto& [where, list] : by_locations) {
-      UnitClasses& classes = unit_classes_[where];
-      for (auto& cls : list) classes.classes.push_back(std::move(*cls));
-      Bucket(&classes);
+    std::vector<EventIndex>& flat = pair_members_.emplace_back(2 * pairs.size());
+    std::vector<uint64_t> fill(pair_classes.size());
+    for (size_t c = 0, offset = 0; c < pair_classes.size(); offset += 2 * class_size[c], ++c) {
+      fill[c] = offset;
+      pair_classes[c].members = flat.data() + offset;
+      pair_classes[c].member_count = class_size[c];
+    }
+    for (const Pair& p : pairs) {
+      flat[fill[p.cls]++] = p.a;
+      flat[fill[p.cls]++] = p.b;
+    }
+    std::vector<Pair>().swap(pairs);
+    // Per location pair, its classes in order of first pair.
+    for (size_t c = 0; c < pair_classes.size(); ++c)
+      unit_classes_[class_where[c]].classes.push_back(pair_classes[c]);
+    for (size_t c = 0; c < pair_classes.size(); ++c) {
+      UnitClasses& classes = unit_classes_[class_where[c]];
+      if (classes.buckets.empty()) Bucket(&classes);
     }
     auto found = unit_classes_.find(key);
     if (found != unit_classes_.end()) return found->second;
@@ -608,7 +634,7 @@ class Matcher {
     // Position 0's unit is bound first, so the interrupted thread is known.
     const std::vector<EventIndex>& a_events = c_.por.ThreadEvents(c_.trace.thread[event_[0]]);
     const size_t m = unit.positions.size();
-    const size_t count = cls.members.size() / m;
+    const size_t count = cls.member_count;
     auto event = [&](size_t member, size_t i) { return cls.members[member * m + i]; };
     std::array<std::pair<uint64_t, uint64_t>, 2> windows;
     for (size_t i = 0; i < m; ++i) windows[i] = Window(unit.positions[i], a_events);
@@ -1077,6 +1103,7 @@ class Matcher {
   uint32_t mask_ = 0;                              // patterns the bound events still match
   std::unordered_map<uint64_t, UnitClasses> unit_classes_;
   std::set<uint32_t> pairs_done_;  // units whose region pairs are enumerated
+  std::deque<std::vector<EventIndex>> pair_members_;  // UnitClass::members of their pairs
   std::vector<std::unordered_map<std::vector<SiteId>, Candidate, SiteTupleHash>> best_;
   std::vector<std::unordered_map<SiteId, uint32_t>> site_shares_;  // per pattern: tuples per site
 };
