@@ -117,6 +117,7 @@ class RangeStates {
 // A FREE, with the version its block had before it and the one it starts.
 struct FreeEvent {
   EventIndex event;
+  ThreadId thread;
   uint64_t begin;
   uint64_t end;
   uint32_t ended_version;
@@ -132,6 +133,142 @@ struct KeyInfo {
   bool written = false;
   bool read = false;
 };
+
+// The table's one pass over the events, one event at a time: keys each access by (address,
+// size, allocation version), numbering keys in order of first use, and notes per key who
+// accessed it and how. A second keyer fed the same events in the same order (without `record`)
+// gives every access the same key, so a trace read from a file need not keep a key per event.
+class AccessKeyer {
+ public:
+  explicit AccessKeyer(bool record) : record_(record) {}
+
+  // The key of access `i`, or kNoKey (not an access: a FREE or ALLOC starts a new version).
+  static constexpr uint32_t kNoKey = ~0u;
+  uint32_t Add(EventIndex i, ThreadId thread, EventKind kind, uint64_t addr, uint32_t raw_size) {
+    if (kind == EventKind::kFree || kind == EventKind::kAlloc) {
+      ++allocation_events_;
+      const uint64_t begin = addr;
+      const uint64_t end = begin + std::max<uint32_t>(raw_size, 1);
+      const auto version = static_cast<uint32_t>(allocation_events_);
+      // A block's bytes share the version its ALLOC painted: its first byte's stands for all.
+      if (kind == EventKind::kFree && record_)
+        frees_.push_back(FreeEvent{i, thread, begin, end, versions_.VersionAt(begin), version});
+      versions_.Paint(begin, end, version);
+      return kNoKey;
+    }
+    if (!IsAccess(kind)) return kNoKey;
+    const uint32_t size = std::max<uint32_t>(raw_size, 1);
+    bool inserted = false;
+    KeyState& state = states_.Find(RangeKey{addr, size}, &inserted);
+    if (inserted || state.frees_seen != allocation_events_) {
+      const uint32_t version = allocation_events_ == 0 ? 0 : versions_.VersionAt(addr);
+      if (inserted || version != state.version) {
+        state.version = version;
+        state.key = static_cast<uint32_t>(key_count_++);
+        if (record_) keys_.push_back(KeyInfo{addr, addr + size, version, thread});
+      }
+      state.frees_seen = allocation_events_;
+    }
+    if (record_) {
+      KeyInfo& key = keys_[state.key];
+      if (thread != key.first_thread) key.many_threads = true;
+      if (IsWriteAccess(kind)) {
+        key.written = true;
+      } else if (IsReadAccess(kind)) {
+        key.read = true;
+      }
+    }
+    return state.key;
+  }
+
+  uint64_t key_count() const { return key_count_; }
+  // With `record`: each key's range and use, and the FREEs in trace order.
+  const std::vector<KeyInfo>& keys() const { return keys_; }
+  const std::vector<FreeEvent>& frees() const { return frees_; }
+
+ private:
+  bool record_;
+  RangeStates states_;
+  AllocationVersions versions_;
+  uint64_t allocation_events_ = 0;
+  uint64_t key_count_ = 0;
+  std::vector<KeyInfo> keys_;
+  std::vector<FreeEvent> frees_;
+};
+
+// Overlapping keys of one version merged into components (locations before the filter), each
+// FREE against the components of the two versions it borders, and the filter applied.
+struct MergedKeys {
+  struct Component {
+    LocationInfo info;
+    ThreadId first_thread;
+  };
+  std::vector<Component> components;
+  std::vector<uint32_t> component_of_key;
+  std::vector<std::pair<uint32_t, EventIndex>> component_frees;  // (component, FREE)
+  std::vector<LocationId> location_of_component;                 // kNoLocation: dropped
+  std::vector<LocationInfo> kept;                                // by LocationId
+
+  MergedKeys(const std::vector<KeyInfo>& keys, const std::vector<FreeEvent>& frees,
+             const LocationFilter& filter);
+};
+
+MergedKeys::MergedKeys(const std::vector<KeyInfo>& keys, const std::vector<FreeEvent>& frees,
+                       const LocationFilter& filter) {
+  std::vector<uint32_t> order(keys.size());
+  std::iota(order.begin(), order.end(), 0u);
+  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+    if (keys[a].version != keys[b].version) return keys[a].version < keys[b].version;
+    return keys[a].begin < keys[b].begin;
+  });
+  component_of_key.resize(keys.size());
+  for (uint32_t k : order) {
+    const KeyInfo& key = keys[k];
+    if (components.empty() || components.back().info.version != key.version ||
+        key.begin >= components.back().info.end) {
+      LocationInfo info{key.begin, key.end, key.version};
+      info.shared = key.many_threads;
+      info.written = key.written;
+      info.read = key.read;
+      components.push_back(Component{info, key.first_thread});
+    } else {
+      // A second key: a different byte range (keys of one version are distinct ranges).
+      LocationInfo& info = components.back().info;
+      info.end = std::max(info.end, key.end);
+      info.single_range = false;
+      info.shared |= key.many_threads || key.first_thread != components.back().first_thread;
+      info.written |= key.written;
+      info.read |= key.read;
+    }
+    component_of_key[k] = static_cast<uint32_t>(components.size() - 1);
+  }
+
+  // Components are sorted by (version, begin) and disjoint within a version, so their ends
+  // increase too: a binary search finds the first one the block overlaps, and the block costs
+  // only the components inside it.
+  for (const FreeEvent& f : frees) {
+    for (const uint32_t version : {f.ended_version, f.started_version}) {
+      auto it = std::lower_bound(
+          components.begin(), components.end(), std::make_pair(version, f.begin),
+          [](const Component& c, const std::pair<uint32_t, uint64_t>& at) {
+            return c.info.version != at.first ? c.info.version < at.first : c.info.end <= at.second;
+          });
+      for (; it != components.end() && it->info.version == version && it->info.begin < f.end;
+           ++it) {
+        it->info.written = true;
+        it->info.shared |= f.thread != it->first_thread;
+        component_frees.emplace_back(static_cast<uint32_t>(it - components.begin()), f.event);
+      }
+    }
+  }
+
+  location_of_component.assign(components.size(), kNoLocation);
+  for (size_t c = 0; c < components.size(); ++c) {
+    if (!filter.Keeps(components[c].info)) continue;
+    location_of_component[c] = static_cast<LocationId>(kept.size());
+    kept.push_back(components[c].info);
+  }
+}
 
 }  // namespace
 
@@ -155,115 +292,21 @@ struct LocationTable::Impl {
 LocationTable::LocationTable(const Trace& trace, const LocationFilter& filter)
     : impl_(std::make_unique<Impl>()) {
   const size_t n = trace.size_events();
-  std::vector<uint32_t> key_of(n, ~0u);
-  std::vector<KeyInfo> keys;
-  RangeStates states;
-  AllocationVersions versions;
-  uint64_t allocation_events = 0;
-  std::vector<FreeEvent> frees;
-
-  for (EventIndex i = 0; i < n; ++i) {
-    const EventKind kind = trace.kind[i];
-    if (kind == EventKind::kFree || kind == EventKind::kAlloc) {
-      ++allocation_events;
-      const uint64_t begin = trace.addr[i];
-      const uint64_t end = begin + std::max<uint32_t>(trace.size[i], 1);
-      const auto version = static_cast<uint32_t>(allocation_events);
-      // A block's bytes share the version its ALLOC painted: its first byte's stands for all.
-      if (kind == EventKind::kFree)
-        frees.push_back(FreeEvent{i, begin, end, versions.VersionAt(begin), version});
-      versions.Paint(begin, end, version);
-      continue;
-    }
-    if (!IsAccess(kind)) continue;
-    const uint32_t size = std::max<uint32_t>(trace.size[i], 1);
-    bool inserted = false;
-    KeyState& state = states.Find(RangeKey{trace.addr[i], size}, &inserted);
-    if (inserted || state.frees_seen != allocation_events) {
-      const uint32_t version = allocation_events == 0 ? 0 : versions.VersionAt(trace.addr[i]);
-      if (inserted || version != state.version) {
-        state.version = version;
-        state.key = static_cast<uint32_t>(keys.size());
-        keys.push_back(KeyInfo{trace.addr[i], trace.addr[i] + size, version, trace.thread[i]});
-      }
-      state.frees_seen = allocation_events;
-    }
-    KeyInfo& key = keys[state.key];
-    key_of[i] = state.key;
-    if (trace.thread[i] != key.first_thread) key.many_threads = true;
-    if (IsWriteAccess(kind)) {
-      key.written = true;
-    } else if (IsReadAccess(kind)) {
-      key.read = true;
-    }
-  }
-
-  // Merge overlapping keys of one version into locations.
-  std::vector<uint32_t> order(keys.size());
-  std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    if (keys[a].version != keys[b].version) return keys[a].version < keys[b].version;
-    return keys[a].begin < keys[b].begin;
-  });
-  std::vector<uint32_t> component_of_key(keys.size());
-  struct Component {
-    LocationInfo info;
-    ThreadId first_thread;
-  };
-  std::vector<Component> components;
-  for (uint32_t k : order) {
-    const KeyInfo& key = keys[k];
-    if (components.empty() || components.back().info.version != key.version ||
-        key.begin >= components.back().info.end) {
-      LocationInfo info{key.begin, key.end, key.version};
-      info.shared = key.many_threads;
-      info.written = key.written;
-      info.read = key.read;
-      components.push_back(Component{info, key.first_thread});
-    } else {
-      // A second key: a different byte range (keys of one version are distinct ranges).
-      LocationInfo& info = components.back().info;
-      info.end = std::max(info.end, key.end);
-      info.single_range = false;
-      info.shared |= key.many_threads || key.first_thread != components.back().first_thread;
-      info.written |= key.written;
-      info.read |= key.read;
-    }
-    component_of_key[k] = static_cast<uint32_t>(components.size() - 1);
-  }
-  impl_->all_locations = components.size();
-
-  // Each FREE against the components of the two versions it borders. Components are sorted by
-  // (version, begin) and disjoint within a version, so their ends increase too: a binary search
-  // finds the first one the block overlaps, and the block costs only the components inside it.
-  std::vector<std::pair<uint32_t, EventIndex>> component_frees;  // (component, FREE)
-  for (const FreeEvent& f : frees) {
-    for (const uint32_t version : {f.ended_version, f.started_version}) {
-      auto it = std::lower_bound(
-          components.begin(), components.end(), std::make_pair(version, f.begin),
-          [](const Component& c, const std::pair<uint32_t, uint64_t>& at) {
-            return c.info.version != at.first ? c.info.version < at.first : c.info.end <= at.second;
-          });
-      for (; it != components.end() && it->info.version == version && it->info.begin < f.end;
-           ++it) {
-        it->info.written = true;
-        it->info.shared |= trace.thread[f.event] != it->first_thread;
-        component_frees.emplace_back(static_cast<uint32_t>(it - components.begin()), f.event);
-      }
-    }
-  }
-
-  std::vector<LocationId> location_of_component(components.size(), kNoLocation);
-  for (size_t c = 0; c < components.size(); ++c) {
-    if (!filter.Keeps(components[c].info)) continue;
-    location_of_component[c] = static_cast<LocationId>(impl_->info.size());
-    impl_->info.push_back(components[c].info);
-  }
+  std::vector<uint32_t> key_of(n, AccessKeyer::kNoKey);
+  AccessKeyer keyer(/*record=*/true);
+  for (EventIndex i = 0; i < n; ++i)
+    key_of[i] = keyer.Add(i, trace.thread[i], trace.kind[i], trace.addr[i], trace.size[i]);
+  MergedKeys merged(keyer.keys(), keyer.frees(), filter);
+  impl_->all_locations = merged.components.size();
+  impl_->info = std::move(merged.kept);
+  const std::vector<uint32_t>& component_of_key = merged.component_of_key;
+  const std::vector<LocationId>& location_of_component = merged.location_of_component;
+  const auto& component_frees = merged.component_frees;
 
   impl_->of.assign(n, kNoLocation);
   std::vector<uint64_t> counts(impl_->info.size() + 1, 0);
   for (EventIndex i = 0; i < n; ++i) {
-    if (key_of[i] == ~0u) continue;
+    if (key_of[i] == AccessKeyer::kNoKey) continue;
     const LocationId l = location_of_component[component_of_key[key_of[i]]];
     impl_->of[i] = l;
     if (l != kNoLocation) ++counts[l + 1];
@@ -292,6 +335,43 @@ LocationTable::LocationTable(const Trace& trace, const LocationFilter& filter)
     const LocationId l = location_of_component[component];
     if (l != kNoLocation) impl_->frees[free_fill[l]++] = event;
   }
+}
+
+struct KeptAccesses::Impl {
+  LocationFilter filter;
+  AccessKeyer first{/*record=*/true};
+  AccessKeyer second{/*record=*/false};
+  std::vector<bool> kept_key;
+  bool decided = false;
+};
+
+KeptAccesses::KeptAccesses(const LocationFilter& filter) : impl_(std::make_unique<Impl>()) {
+  impl_->filter = filter;
+}
+KeptAccesses::~KeptAccesses() = default;
+
+void KeptAccesses::Scan(EventIndex i, const Event& e) {
+  impl_->first.Add(i, e.thread, e.kind, e.addr, e.size);
+}
+
+void KeptAccesses::Decide() {
+  const MergedKeys merged(impl_->first.keys(), impl_->first.frees(), impl_->filter);
+  impl_->kept_key.resize(merged.component_of_key.size());
+  for (size_t k = 0; k < merged.component_of_key.size(); ++k)
+    impl_->kept_key[k] = merged.location_of_component[merged.component_of_key[k]] != kNoLocation;
+  impl_->first = AccessKeyer(/*record=*/false);  // its tables are not needed any more
+  impl_->decided = true;
+}
+
+bool KeptAccesses::Keeps(EventIndex i, const Event& e) {
+  const uint32_t key = impl_->second.Add(i, e.thread, e.kind, e.addr, e.size);
+  if (key == AccessKeyer::kNoKey) return true;
+  // A key the first pass did not see means the events differ: keep the access (never lose one).
+  return key >= impl_->kept_key.size() || impl_->kept_key[key];
+}
+
+uint64_t KeptAccesses::DistinctRanges() const {
+  return impl_->decided ? impl_->kept_key.size() : impl_->first.key_count();
 }
 
 LocationTable::~LocationTable() = default;

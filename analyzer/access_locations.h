@@ -79,4 +79,27 @@ class LocationTable {
   const LocationId* of_ = nullptr;  // view into impl_ for the inline Of()
 };
 
+// The table's choice of accesses for a trace read from a file chunk by chunk, without the trace
+// in memory: Scan every event once, Decide, then ask Keeps of every event again, in the same
+// order. An access is kept when its location is (the table built from the kept events alone has
+// the same locations and keeps all of them); every other event is kept. Memory: one entry per
+// distinct (address, size, allocation version), not per event.
+class KeptAccesses {
+ public:
+  explicit KeptAccesses(const LocationFilter& filter = {});
+  ~KeptAccesses();
+  KeptAccesses(const KeptAccesses&) = delete;
+  KeptAccesses& operator=(const KeptAccesses&) = delete;
+
+  void Scan(EventIndex i, const Event& e);
+  void Decide();
+  bool Keeps(EventIndex i, const Event& e);
+
+  uint64_t DistinctRanges() const;  // (address, size, version) keys seen
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 }  // namespace pecan

@@ -79,12 +79,16 @@ LocationFilter FilterFor(const std::vector<Pattern>& patterns) {
 
 }  // namespace
 
+LocationFilter LocationFilterFor(const AnalysisOptions& options) {
+  return FilterFor(SelectPatterns(options.patterns));
+}
+
 AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options) {
   const Clock::time_point start = Clock::now();
   const std::vector<Pattern> patterns = SelectPatterns(options.patterns);
   const bool deadlocks = SelectsDeadlocks(options.patterns);
   AnalysisResult result;
-  result.stats.events = trace.size_events();
+  result.stats.events = trace.RecordedEvents();
 
   std::unique_ptr<ProgressReporter> progress;
   // Progress: the index counts as one step, each pattern as one, deadlocks as one.

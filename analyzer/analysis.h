@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "analyzer/access_locations.h"
 #include "analyzer/finding.h"
 #include "analyzer/suppressions.h"
 #include "trace_format/trace.h"
@@ -60,5 +61,10 @@ struct AnalysisResult {
 
 // Throws PecanError for a bad pattern spec or pattern file.
 AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options);
+
+// The locations the selected patterns can use (PECAN section 5.1's pre-filter, per pattern
+// variable): the accesses to other locations play no part in the analysis. Throws PecanError
+// like Analyze for a bad pattern spec.
+LocationFilter LocationFilterFor(const AnalysisOptions& options);
 
 }  // namespace pecan

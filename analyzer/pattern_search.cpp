@@ -1033,7 +1033,7 @@ class Matcher {
     const std::string what = IsWriteAccess(k)  ? "write"
                              : IsReadAccess(k) ? "read"
                                                : std::string(EventKindName(k));  // "free", ...
-    return thread + "'s " + what + " #" + std::to_string(e);
+    return thread + "'s " + what + " #" + std::to_string(c_.trace.Origin(e));
   }
 
   std::string Reason(const Candidate& candidate) const {

@@ -123,7 +123,7 @@ std::string DotText(const std::string& text, const char* newline = "\\n") {
 
 std::string EventLabel(const Trace& trace, Symbolizer& symbolizer, EventIndex e) {
   const EventKind kind = trace.kind[e];
-  std::string text = "#" + std::to_string(e) + " " + ThreadLabel(trace, trace.thread[e]) + " " +
+  std::string text = "#" + std::to_string(trace.Origin(e)) + " " + ThreadLabel(trace, trace.thread[e]) + " " +
                      std::string(EventKindName(kind));
   if (kind == EventKind::kFork || kind == EventKind::kJoin) {
     text += " " + ThreadLabel(trace, static_cast<ThreadId>(trace.addr[e]));
@@ -169,7 +169,7 @@ void WritePtgDot(std::ostream& out, const Trace& trace, const std::vector<Findin
     std::map<ThreadId, std::vector<uint64_t>> places;
     for (EventIndex e : finding.events) {
       if (e >= n) continue;
-      legend += " " + std::to_string(e);
+      legend += " " + std::to_string(trace.Origin(e));
       std::string& mark = marks[e];
       mark += (mark.empty() ? "" : " ") + tag;
       places[trace.thread[e]].push_back(por.LocalIndex(e));

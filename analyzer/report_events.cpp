@@ -49,7 +49,7 @@ class FindingDescriber {
       throw PecanError("report: finding names event " + std::to_string(index) +
                        " but the trace has " + std::to_string(trace_.size_events()) + " events");
     ReportEvent event;
-    event.index = index;
+    event.index = trace_.Origin(index);  // the recorded trace's number (a reduced trace: origin)
     event.thread = trace_.thread[index];
     event.thread_name = ThreadLabel(trace_, event.thread);
     event.kind = trace_.kind[index];

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "analyzer/analysis.h"
+#include "analyzer/analysis_trace.h"
 #include "analyzer/ptg.h"
 #include "analyzer/report_events.h"
 #include "analyzer/report_json.h"
@@ -42,7 +43,9 @@ constexpr char kPecanMagic[] = "PECANTRC";
 
 // A .pecan file is recognized by its magic (whatever its name); a file named *.pecan without
 // it goes to the .pecan reader too, for its precise error; anything else is read as STD text.
-Trace LoadTrace(const std::string& path) {
+// A .pecan trace is read as the analysis needs it: its events but the accesses no selected
+// pattern can use (analyzer/analysis_trace.h), so a long run's trace fits in memory.
+Trace LoadTrace(const std::string& path, const AnalysisOptions& analysis) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw PecanError(path + ": cannot open: " + std::strerror(errno));
   char magic[sizeof kPecanMagic - 1] = {};
@@ -50,7 +53,8 @@ Trace LoadTrace(const std::string& path) {
   bool has_magic =
       in.gcount() == sizeof magic && std::memcmp(magic, kPecanMagic, sizeof magic) == 0;
   in.close();
-  if (has_magic || path.ends_with(".pecan")) return ReadTrace(path, /*show_progress=*/true);
+  if (has_magic || path.ends_with(".pecan"))
+    return ReadTraceForAnalysis(path, analysis, /*show_progress=*/true);
   return ImportStdFile(path);
 }
 
@@ -67,13 +71,13 @@ void WriteReport(std::ostream& out, const AnalyzeOptions& options, const Trace& 
 }
 
 int RunAnalyze(const AnalyzeOptions& options) {
-  Trace trace = LoadTrace(options.trace_path);
-
   AnalysisOptions analysis;
   analysis.patterns = options.patterns;
   analysis.regions = options.regions == "functions" ? RegionMode::kFunctions : RegionMode::kLocks;
   analysis.progress = true;  // the progress reporter stays silent unless stderr is a terminal
   analysis.suppressions = LoadSuppressions(options.suppressions, "analyze");
+  LocationFilterFor(analysis);  // a bad pattern spec stops here, before the trace is read
+  const Trace trace = LoadTrace(options.trace_path, analysis);
   AnalysisResult result = Analyze(trace, analysis);
   if (!options.ptg_dot.empty()) {
     std::ofstream dot(options.ptg_dot, std::ios::binary | std::ios::trunc);

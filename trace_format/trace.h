@@ -158,8 +158,16 @@ class Trace {
   // Imported STD text only (empty otherwise, and not stored in .pecan files): per event, the
   // 1-based line of the file it came from, so reports can point into a commented file.
   std::vector<uint32_t> source_line;
+  // A trace read for analysis keeps only the events some pattern can use
+  // (analyzer/analysis_trace.h): per event, its index in the recorded trace, and the recorded
+  // trace's event count. Empty (and 0): the events are the recorded ones.
+  std::vector<EventIndex> origin;
+  uint64_t recorded_events = 0;
 
   size_t size_events() const { return kind.size(); }
+  // The recorded trace's index of event i, and how many events it had.
+  EventIndex Origin(EventIndex i) const { return origin.empty() ? i : origin[i]; }
+  uint64_t RecordedEvents() const { return origin.empty() ? size_events() : recorded_events; }
   uint16_t RepeatsBefore(EventIndex i) const {
     return repeats_before.empty() ? 0 : repeats_before[i];
   }

@@ -1,9 +1,12 @@
 // bench_analyzer: generates realistic traces of 1e5, 1e6, 1e7 events in memory, runs Analyze
 // with every built-in pattern on each (in a child process, so each size's peak memory is its
 // own), and prints time per pattern family, peak RSS and the growth exponents.
-//   bench_analyzer [--sizes 1e5,1e6,1e7] [--workers 8] [--seed 1] [--threads 0]
+//   bench_analyzer [--sizes 1e5,1e6,1e7] [--workers 8] [--seed 1] [--threads 0] [--from-file DIR]
 // --workers: worker threads of the simulated program; --threads: AnalysisOptions::threads
-// (0 = one per core).
+// (0 = one per core). --from-file: each trace is written to DIR as a .pecan file first (in a
+// child of its own), and the measured child reads it the way `pecan analyze` does
+// (ReadTraceForAnalysis: only the events the patterns can use) before Analyze: "gen s" is then
+// that read, and "trace MB" the events held.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -18,7 +21,9 @@
 #include <vector>
 
 #include "analyzer/analysis.h"
+#include "analyzer/analysis_trace.h"
 #include "bench/analyzer/realistic_trace.h"
+#include "trace_format/trace_writer.h"
 
 namespace {
 
@@ -42,19 +47,30 @@ double TraceMb(const pecan::Trace& trace) {
   return static_cast<double>(trace.size_events() * per_event) / (1024.0 * 1024.0);
 }
 
-// One size, measured in this process; results as "key value" lines.
-std::string Measure(uint64_t events, uint32_t workers, uint64_t seed, unsigned threads) {
+// One size, measured in this process; results as "key value" lines. With a `file`, the trace
+// is written there (when `write`) or read from it for the analysis.
+std::string Measure(uint64_t events, uint32_t workers, uint64_t seed, unsigned threads,
+                    const std::string& file, bool write) {
   std::ostringstream out;
-  auto start = Clock::now();
-  pecan::Trace trace = pecan::bench::GenerateRealisticTrace({events, workers, seed});
-  out << "generate " << SecondsSince(start) << "\n";
-  out << "events " << trace.size_events() << "\n";
-  out << "threads " << trace.threads.size() << "\n";
-  out << "trace_mb " << TraceMb(trace) << "\n";
-  out << "rss_before " << PeakRssMb() << "\n";
   pecan::AnalysisOptions options;
   options.patterns = "all";
   options.threads = threads;
+  auto start = Clock::now();
+  pecan::Trace trace;
+  if (file.empty() || write) {
+    trace = pecan::bench::GenerateRealisticTrace({events, workers, seed});
+    if (write) {
+      pecan::WriteTrace(file, trace);
+      return "written 1\n";
+    }
+  } else {
+    trace = pecan::ReadTraceForAnalysis(file, options);
+  }
+  out << "generate " << SecondsSince(start) << "\n";
+  out << "events " << trace.RecordedEvents() << "\n";
+  out << "threads " << trace.threads.size() << "\n";
+  out << "trace_mb " << TraceMb(trace) << "\n";
+  out << "rss_before " << PeakRssMb() << "\n";
   start = Clock::now();
   pecan::AnalysisResult result = pecan::Analyze(trace, options);
   out << "analyze " << SecondsSince(start) << "\n";
@@ -73,13 +89,14 @@ std::string Measure(uint64_t events, uint32_t workers, uint64_t seed, unsigned t
 
 // Runs Measure in a child process and parses its lines.
 std::map<std::string, double> MeasureInChild(uint64_t events, uint32_t workers, uint64_t seed,
-                                             unsigned threads) {
+                                             unsigned threads, const std::string& file = "",
+                                             bool write_file = false) {
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) std::exit(1);
   pid_t pid = fork();
   if (pid == 0) {
     close(pipe_fds[0]);
-    std::string text = Measure(events, workers, seed, threads);
+    std::string text = Measure(events, workers, seed, threads, file, write_file);
     ssize_t written = write(pipe_fds[1], text.data(), text.size());
     _exit(written == static_cast<ssize_t>(text.size()) ? 0 : 1);
   }
@@ -124,6 +141,7 @@ int main(int argc, char** argv) {
   uint32_t workers = 8;
   uint64_t seed = 1;
   unsigned threads = 0;
+  std::string directory;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string flag = argv[i], value = argv[i + 1];
     if (flag == "--sizes") {
@@ -137,19 +155,22 @@ int main(int argc, char** argv) {
       seed = std::stoull(value);
     } else if (flag == "--threads") {
       threads = static_cast<unsigned>(std::stoul(value));
+    } else if (flag == "--from-file") {
+      directory = value;
     } else {
       std::fprintf(stderr,
                    "usage: bench_analyzer [--sizes 1e5,1e6,1e7] [--workers N] [--seed S] "
-                   "[--threads N]\n");
+                   "[--threads N] [--from-file DIR]\n");
       return 2;
     }
   }
 
   std::printf(
       "pecan analyzer benchmark: realistic traces, %u workers, seed %llu, all built-in "
-      "patterns, search threads %s\n",
+      "patterns, search threads %s%s\n",
       workers, static_cast<unsigned long long>(seed),
-      threads == 0 ? "one per core" : std::to_string(threads).c_str());
+      threads == 0 ? "one per core" : std::to_string(threads).c_str(),
+      directory.empty() ? "" : "; read from .pecan files as pecan analyze reads them");
   std::printf(
       "(family columns are search time per family; families run in parallel, so they\n"
       " may add up to more than \"analyze s\", which is the wall time of Analyze)\n\n");
@@ -158,7 +179,15 @@ int main(int argc, char** argv) {
               "findings", "shared", "trace MB", "peak MB");
   std::vector<double> xs, times, memories;
   for (uint64_t size : sizes) {
-    auto v = MeasureInChild(size, workers, seed, threads);
+    std::string file;
+    if (!directory.empty()) {
+      file = directory + "/realistic-" + std::to_string(size) + "-w" + std::to_string(workers) +
+             "-s" + std::to_string(seed) + ".pecan";
+      if (access(file.c_str(), R_OK) != 0 &&
+          MeasureInChild(size, workers, seed, threads, file, /*write=*/true).empty())
+        return 1;
+    }
+    auto v = MeasureInChild(size, workers, seed, threads, file);
     if (v.empty()) return 1;
     std::printf("%10.0f %7.0f %8.2f %9.2f %8.2f %8.2f %9.2f %8.2f %10.3g %8.0f %8.0f %8.0f %9.0f\n",
                 v["events"], v["threads"], v["generate"], v["analyze"], v["family_index"],

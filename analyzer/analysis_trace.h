@@ -1,0 +1,26 @@
+// Reading a .pecan trace for Analyze() without holding every event: the analysis uses only the
+// accesses to locations some selected pattern can use (PECAN's pre-filter: shared and written
+// for the built-ins), plus every event that is not an access (synchronization, allocation,
+// function and thread events). In real runs most accesses are to a thread's own data, so the
+// trace the analysis holds is a fraction of the recorded one.
+#pragma once
+
+#include <string>
+
+#include "analyzer/analysis.h"
+#include "trace_format/trace.h"
+
+namespace pecan {
+
+// Two passes over the file, chunk by chunk: the first finds the locations the patterns of
+// `options` keep (memory: one entry per distinct address, size and allocation version), the
+// second keeps their accesses and every event that is not an access. The result has
+// Trace::origin (each event's index in the file) and recorded_events set, and Analyze() finds
+// on it exactly what it finds on the whole trace: dropped accesses are to locations it drops
+// itself, and POR, locksets and regions come from the events kept. Under RegionMode::kFunctions
+// the whole trace is read (the root invocation of a thread is found by counting its events).
+// Throws PecanError for a damaged file, like ReadTrace; warns of a truncated one once.
+Trace ReadTraceForAnalysis(const std::string& path, const AnalysisOptions& options,
+                           bool show_progress = false);
+
+}  // namespace pecan
