@@ -146,7 +146,11 @@ AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options) {
       GroupResult& out = group_results[i];
       const Clock::time_point group_start = Clock::now();
       try {
-        out.findings = SearchPatternGroup(context, groups[i], &out.stats, options.max_per_site);
+        // Only groups of user patterns are bounded (a group with a built-in is searched whole).
+        const bool user = std::none_of(groups[i].begin(), groups[i].end(),
+                                       [](const Pattern* p) { return p->builtin; });
+        out.findings = SearchPatternGroup(context, groups[i], &out.stats, options.max_per_site,
+                                          user ? options.max_pattern_work : 0);
       } catch (...) {
         out.error = std::current_exception();
       }
@@ -184,6 +188,10 @@ AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options) {
     result.stats.candidates += r.stats.candidates;
     result.stats.capped += r.stats.capped;
     result.stats.windowed += r.stats.windowed;
+    for (std::string& name : r.stats.stopped) {
+      result.stats.stopped_patterns.push_back(std::move(name));
+      result.stats.pattern_work_bound = options.max_pattern_work;
+    }
     for (Finding& f : r.findings) result.findings.push_back(std::move(f));
     const double share = r.seconds / static_cast<double>(groups[i].size());
     for (const Pattern* p : groups[i]) {

@@ -19,6 +19,11 @@ enum class RegionMode {
   kFunctions,  // additionally, each function invocation (FUNC_ENTRY..FUNC_EXIT) is a region
 };
 
+// A few seconds of search (a step costs 50-150 ns): 20 times what the 4-event patterns of the
+// tests need on 11 K events, while a pattern whose search is a power of the trace length (the
+// issue's ping-pong, days on 11 K events) stops in about 3 s.
+inline constexpr uint64_t kDefaultMaxPatternWork = 20'000'000;
+
 struct AnalysisOptions {
   // Comma-separated built-in pattern families ("race", "atomicity", "asv", "all") and/or the
   // path of a user pattern file. Empty means all built-ins.
@@ -33,6 +38,11 @@ struct AnalysisOptions {
   // At most this many findings of one pattern share a site (0: no bound); the others are
   // counted in stats.capped. hunt bounds them, so a hot loop cannot fill its replays.
   uint32_t max_per_site = 0;
+  // The search of a group of user patterns stops after this many matcher steps (candidate
+  // events, classes and locations tried; 0: no bound) and keeps the findings found so far (in
+  // stats.stopped_patterns). A 4-event pattern with free locations costs up to the 4th power of
+  // a thread's accesses; the built-in families are class-based and never stopped.
+  uint64_t max_pattern_work = kDefaultMaxPatternWork;
   // --suppressions: findings a rule hides are left out (counted in stats.suppressed).
   std::shared_ptr<const Suppressions> suppressions;
 };
@@ -47,6 +57,10 @@ struct AnalysisStats {
   // up to 128 accesses apart (pattern_search.cpp, kMaxUnitScan), so a function that runs a
   // whole loop under --regions functions costs a window per access, not a square.
   uint64_t windowed = 0;
+  // User patterns ("name variant") whose search AnalysisOptions::max_pattern_work stopped after
+  // pattern_work_bound steps: their findings may be incomplete.
+  std::vector<std::string> stopped_patterns;
+  uint64_t pattern_work_bound = 0;
   double seconds_total = 0;
   // e.g. {"index", 1.2}, {"race", 0.4}: "index" is building the shared indices; a family's
   // seconds are its search time (patterns of one shape are searched together and split their

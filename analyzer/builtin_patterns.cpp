@@ -52,6 +52,7 @@ namespace {
 std::vector<Pattern> Family(const std::string& family) {
   std::vector<Pattern> out;
   for (Pattern& p : ParsePatterns(BuiltinPatternText(), "<built-in patterns>")) {
+    p.builtin = true;
     if (family == "all" || p.name == family) out.push_back(std::move(p));
   }
   return out;

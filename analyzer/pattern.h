@@ -30,6 +30,7 @@ struct Pattern {
   bool unordered = false;   // 2 events in either order; a match lists them in trace order
   bool some_plain = false;  // at least one event is a plain (non-atomic) access
   std::string source;       // "file:line" of its definition
+  bool builtin = false;     // a built-in family's (builtin_patterns.cpp): never work-bounded
   // Structure derived from the sequences.
   uint32_t thread_count = 0;
   uint32_t variable_count = 0;

@@ -94,13 +94,14 @@ class Matcher {
   // All patterns of the group have the same shape (SameShape): they share one enumeration, and
   // a bit mask says which of them the events bound so far still match.
   Matcher(const AnalysisContext& context, const std::vector<const Pattern*>& group,
-          PatternSearchStats* stats, uint32_t max_per_site)
+          PatternSearchStats* stats, uint32_t max_per_site, uint64_t max_steps)
       : c_(context),
         p_(*group[0]),
         group_(group),
         stats_(stats),
         k_(static_cast<uint32_t>(group[0]->size())),
-        max_per_site_(max_per_site) {
+        max_per_site_(max_per_site),
+        max_steps_(max_steps) {
     match_mask_.assign(k_, std::vector<uint32_t>(kEventKindCount, 0));
     for (uint32_t bit = 0; bit < group.size(); ++bit) {
       for (uint32_t pos = 0; pos < k_; ++pos) {
@@ -120,6 +121,10 @@ class Matcher {
   uint32_t Mask(uint32_t pos, EventKind kind) const {
     return match_mask_[pos][static_cast<uint8_t>(kind)];
   }
+
+  // Steps taken, and whether max_steps stopped the search (then the findings may be partial).
+  uint64_t steps() const { return work_; }
+  bool stopped() const { return stopped_; }
 
   std::vector<Finding> Run() {
     if (c_.locations.Count() == 0) return {};
@@ -232,6 +237,18 @@ class Matcher {
 
   // ---- event-by-event binding ----
 
+  // One candidate tried. True once max_steps_ is exceeded: every loop of the binding returns,
+  // so the search unwinds with the findings recorded so far.
+  bool CountStep() {
+    if (stopped_) return true;
+    if (max_steps_ != 0 && work_ == max_steps_) {
+      stopped_ = true;
+      return true;
+    }
+    ++work_;
+    return false;
+  }
+
   void Bind(size_t step) {
     if (step == steps_.size()) {
       Complete();
@@ -257,6 +274,7 @@ class Matcher {
       return;
     }
     for (LocationId l = 0; l < c_.locations.Count(); ++l) {
+      if (CountStep()) return;
       if (Eligible(l, variable) && !LocationTaken(l, variable)) BindOnLocation(step, pos, l);
     }
   }
@@ -269,6 +287,7 @@ class Matcher {
     const LocationId* locations = c_.region_access_locations.data();
     const size_t count = c_.region_accesses.size();
     for (size_t idx = 0; idx < count; ++idx) {
+      if (CountStep()) return;
       const EventIndex e = accesses[idx];
       const uint32_t mask = mask_ & Mask(pos, c_.trace.kind[e]);
       if (mask == 0 || !Eligible(locations[idx], p_.variable[pos]) || !Consistent(pos, e)) continue;
@@ -306,6 +325,7 @@ class Matcher {
       const ThreadRun& run = c_.runs[r];
       if (!ThreadAllowed(symbol, run.thread)) continue;
       for (uint64_t a = run.begin; a < run.end; ++a) {
+        if (CountStep()) return;
         const EventIndex e = c_.by_thread[a];
         const uint32_t mask = mask_ & Mask(pos, c_.trace.kind[e]);
         if (mask == 0) continue;
@@ -355,6 +375,7 @@ class Matcher {
         free_location ? std::min(region_end, start + 1 + kMaxUnitScan) : region_end;
     if (free_location && scan_end < region_end) ++stats_->windowed;
     for (size_t idx = start + 1; idx < scan_end; ++idx) {
+      if (CountStep()) return;
       const LocationId l = locations[idx];
       if (location_of_variable_[variable] != kUnbound) {
         if (location_of_variable_[variable] != l) continue;
@@ -428,6 +449,7 @@ class Matcher {
         return;
       }
       for (LocationId l = 0; l < c_.locations.Count(); ++l) {
+        if (CountStep()) return;
         if (!Eligible(l, variable) || LocationTaken(l, variable)) continue;
         location_of_variable_[variable] = l;
         ++variable_binds_[variable];
@@ -451,6 +473,7 @@ class Matcher {
         continue;
       }
       for (uint32_t index : members) {
+        if (CountStep()) return;
         const UnitClass& cls = all.classes[index];
         if (!ThreadAllowed(unit.thread_symbol, cls.thread)) continue;
         uint32_t mask = mask_;
@@ -1087,6 +1110,9 @@ class Matcher {
   PatternSearchStats* stats_;
   const uint32_t k_;
   const uint32_t max_per_site_;
+  const uint64_t max_steps_;  // 0: no bound
+  uint64_t work_ = 0;         // steps taken
+  bool stopped_ = false;
   std::vector<Unit> units_;
   std::vector<Step> steps_;
   std::vector<EventIndex> event_;
@@ -1117,17 +1143,28 @@ bool SameShape(const Pattern& a, const Pattern& b) {
 
 std::vector<Finding> SearchPatternGroup(const AnalysisContext& context,
                                         const std::vector<const Pattern*>& group,
-                                        PatternSearchStats* stats, uint32_t max_per_site) {
+                                        PatternSearchStats* stats, uint32_t max_per_site,
+                                        uint64_t max_steps) {
   PatternSearchStats local;
+  if (stats == nullptr) stats = &local;
   std::vector<Finding> out;
-  // A mask bit per pattern: split groups wider than the mask.
+  // A mask bit per pattern: split groups wider than the mask. The parts share the step budget.
+  uint64_t steps = 0;
   for (size_t start = 0; start < group.size(); start += kMaxGroup) {
     const std::vector<const Pattern*> part(
         group.begin() + static_cast<std::ptrdiff_t>(start),
         group.begin() + static_cast<std::ptrdiff_t>(std::min(group.size(), start + kMaxGroup)));
-    for (Finding& f : Matcher(context, part, stats ? stats : &local, max_per_site).Run())
-      out.push_back(std::move(f));
+    const bool exhausted = max_steps != 0 && steps >= max_steps;
+    if (!exhausted) {
+      Matcher matcher(context, part, stats, max_per_site, max_steps == 0 ? 0 : max_steps - steps);
+      for (Finding& f : matcher.Run()) out.push_back(std::move(f));
+      steps += matcher.steps();
+      if (!matcher.stopped()) continue;
+    }
+    for (const Pattern* p : part)
+      stats->stopped.push_back(p->variant.empty() ? p->name : p->name + " " + p->variant);
   }
+  stats->steps += steps;
   return out;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "analyzer/analysis_context.h"
@@ -15,6 +16,10 @@ struct PatternSearchStats {
   uint64_t candidates = 0;  // complete matches of the pattern's shape examined
   uint64_t capped = 0;      // site tuples left out by `max_per_site`
   uint64_t windowed = 0;    // unit scans cut at kMaxUnitScan accesses (pattern_search.cpp)
+  uint64_t steps = 0;       // candidates (events, classes, locations) the matcher tried
+  // "name variant" of the patterns whose search `max_steps` stopped: their findings are the
+  // ones found before it, possibly not all.
+  std::vector<std::string> stopped;
 };
 
 // Runs `pattern` over the context. Findings carry pattern, variant, observed, events, overtaken,
@@ -29,8 +34,14 @@ std::vector<Finding> SearchPattern(const AnalysisContext& context, const Pattern
 // Patterns that differ only in access types (and names) have the same shape; a group of them
 // is searched with one enumeration of the trace.
 bool SameShape(const Pattern& a, const Pattern& b);
+// With `max_steps` > 0 the event-by-event matcher stops after that many steps (candidates tried,
+// counted in stats->steps) and keeps what it found: a pattern with free locations or many
+// threads can otherwise cost a power of the trace length. The steps are counted in the search
+// order, so where it stops depends only on the trace and the group. The race sweep
+// (adjacent, unordered, two events) is class-based and never stopped.
 std::vector<Finding> SearchPatternGroup(const AnalysisContext& context,
                                         const std::vector<const Pattern*>& group,
-                                        PatternSearchStats* stats, uint32_t max_per_site = 0);
+                                        PatternSearchStats* stats, uint32_t max_per_site = 0,
+                                        uint64_t max_steps = 0);
 
 }  // namespace pecan

@@ -149,6 +149,7 @@ ReportSummary Summarize(const AnalysisResult& result) {
     ++(finding.observed ? summary.observed : summary.predicted);
   }
   summary.suppressed = result.stats.suppressed;
+  summary.stopped = result.stats.stopped_patterns.size();
   return summary;
 }
 
@@ -164,7 +165,20 @@ std::string SummaryLine(const ReportSummary& s) {
   line += "; " + std::to_string(s.observed) + " observed, " + std::to_string(s.predicted) +
           " predicted";
   if (s.suppressed) line += "; " + std::to_string(s.suppressed) + " suppressed";
+  if (s.stopped)
+    line += "; " + plural(s.stopped, "pattern", "patterns") +
+            " stopped by the work bound (findings may be incomplete)";
   return line;
+}
+
+std::vector<std::string> StoppedPatternNotices(const AnalysisStats& stats) {
+  std::vector<std::string> out;
+  for (const std::string& pattern : stats.stopped_patterns) {
+    out.push_back("pattern '" + pattern + "': search stopped after " +
+                  std::to_string(stats.pattern_work_bound) +
+                  " steps (work bound, --max-pattern-work); its findings may be incomplete");
+  }
+  return out;
 }
 
 std::string ThreadLabel(const Trace& trace, ThreadId thread) {

@@ -60,6 +60,7 @@ struct ReportSummary {
   uint64_t findings = 0, races = 0, atomicity = 0, asv = 0, deadlocks = 0, other = 0;
   uint64_t observed = 0, predicted = 0;
   uint64_t suppressed = 0;  // hidden by --suppressions
+  uint64_t stopped = 0;     // user patterns whose search the work bound stopped
 };
 
 // Throws PecanError when a finding names an event the trace does not have.
@@ -67,8 +68,12 @@ std::vector<ReportFinding> DescribeFindings(const Trace& trace, const AnalysisRe
                                             Symbolizer& symbolizer);
 ReportSummary Summarize(const AnalysisResult& result);
 // "3 findings: 1 race, 1 atomicity, 1 asv; 1 observed, 2 predicted" (deadlocks, when there are
-// any: ", 1 deadlock"; user patterns: ", 1 other"; "; 2 suppressed" when --suppressions hid any).
+// any: ", 1 deadlock"; user patterns: ", 1 other"; "; 2 suppressed" when --suppressions hid any;
+// "; 1 pattern stopped by the work bound" when max_pattern_work stopped a search).
 std::string SummaryLine(const ReportSummary& summary);
+// One line per stopped user pattern: "pattern 'NAME VARIANT': search stopped after N steps (work
+// bound, --max-pattern-work); its findings may be incomplete".
+std::vector<std::string> StoppedPatternNotices(const AnalysisStats& stats);
 
 // Small wording helpers shared by the formats.
 std::string ThreadLabel(const Trace& trace, ThreadId thread);  // "T1" or the trace's name

@@ -59,6 +59,8 @@ void WriteTextReport(std::ostream& out, const Trace& trace, const AnalysisResult
     if (finding.witnesses > 1) out << " (" << finding.witnesses << " similar matches)";
     out << "\n";
   }
+  for (const std::string& notice : StoppedPatternNotices(result.stats))
+    out << "pecan: note: " << notice << "\n";
   out << SummaryLine(Summarize(result)) << "\n";
 }
 

@@ -1,6 +1,7 @@
 // `pecan analyze TRACE`: predicts the access anomalies of a recorded (.pecan) or imported (.std)
 // trace and writes the report as text, JSON or SARIF. Findings are not errors: exit status 0.
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -37,6 +38,7 @@ struct AnalyzeOptions {
   std::string output;
   std::string ptg_dot;
   std::string suppressions;
+  uint64_t max_pattern_work = kDefaultMaxPatternWork;
 };
 
 constexpr char kPecanMagic[] = "PECANTRC";
@@ -76,6 +78,7 @@ int RunAnalyze(const AnalyzeOptions& options) {
   analysis.regions = options.regions == "functions" ? RegionMode::kFunctions : RegionMode::kLocks;
   analysis.progress = true;  // the progress reporter stays silent unless stderr is a terminal
   analysis.suppressions = LoadSuppressions(options.suppressions, "analyze");
+  analysis.max_pattern_work = options.max_pattern_work;
   LocationFilterFor(analysis);  // a bad pattern spec stops here, before the trace is read
   const Trace trace = LoadTrace(options.trace_path, analysis);
   AnalysisResult result = Analyze(trace, analysis);
@@ -127,6 +130,21 @@ std::function<int()> SetupAnalyze(CLI::App& app) {
                  "annotated regions, default) or functions (also every function invocation; "
                  "needs function events in the trace)")
       ->check(CLI::IsMember({"locks", "functions"}));
+  app.add_option("--max-pattern-work", options->max_pattern_work,
+                 "Stop the search of a pattern of your own (a --patterns file) after N steps "
+                 "(candidate events and classes tried) and report the findings found so far, "
+                 "with a note that they may be incomplete; 0 = no bound (default: " +
+                     std::to_string(kDefaultMaxPatternWork) +
+                     ", seconds of search). The built-in race, atomicity and asv searches are "
+                     "never stopped")
+      // Without the check, "-5" would wrap around to a bound of 2^64 - 5.
+      ->check(CLI::Validator(
+          [](std::string& value) {
+            return value.find('-') == std::string::npos ? std::string()
+                                                        : "expected 0 or more, not " + value;
+          },
+          ""))
+      ->type_name("N");
   app.add_option("-f,--format", options->format,
                  "Report format: text (compiler-style warnings, default), json (for tools and "
                  "`pecan clips --report`) or sarif (SARIF 2.1.0 for code-scanning tools)")

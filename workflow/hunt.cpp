@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/analysis.h"
+#include "analyzer/report_events.h"
 #include "analyzer/builtin_patterns.h"
 #include "analyzer/por_index.h"
 #include "analyzer/symbolizer.h"
@@ -242,6 +243,8 @@ int RunHunt(const HuntOptions& options) {
   analysis_options.max_per_site = options.max_per_site;
   analysis_options.progress = true;
   AnalysisResult analysis = Analyze(trace, analysis_options);
+  for (const std::string& notice : StoppedPatternNotices(analysis.stats))
+    std::cerr << "pecan hunt: note: " << notice << "\n";
   Symbolizer symbolizer(trace);
   const std::string report_path = output.Claim("report.json");
   WriteJsonReportFile(trace, trace_path, analysis, symbolizer, report_path);

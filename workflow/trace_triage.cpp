@@ -2,6 +2,9 @@
 
 #include <new>
 
+#include "analyzer/report_events.h"
+#include "trace_format/log.h"
+
 namespace pecan::workflow {
 
 Trace ReadTraceKeepingWarnings(const std::string& path, std::vector<std::string>& warnings,
@@ -23,6 +26,10 @@ TriagedTrace TriageTrace(const std::string& path, const AnalysisOptions& options
     result.trace.status = complete ? "ok" : "truncated";
     result.trace.events = trace.size_events();
     AnalysisResult analysis = Analyze(trace, options);
+    for (const std::string& notice : StoppedPatternNotices(analysis.stats)) {
+      LogWarning(path + ": " + notice);  // shown like the reader's warnings
+      result.trace.warnings.push_back(notice);
+    }
     result.trace.findings = analysis.findings.size();
     Symbolizer symbolizer(trace);
     PorIndex por(trace);
