@@ -6,6 +6,8 @@
 #include <map>
 #include <numeric>
 
+#include "analyzer/flat_hash_map.h"
+
 namespace pecan {
 namespace {
 
@@ -62,57 +64,9 @@ struct KeyState {
   uint32_t key = 0;
 };
 
-// The per-access lookup of the one pass: open addressing with linear probing in one flat array
-// (a node-based map spends the pass on cache misses at tens of millions of accesses).
-class RangeStates {
- public:
-  RangeStates() : slots_(kInitialSlots) {}
-
-  // The state of `key`, default-constructed on first use (then `inserted` is set).
-  KeyState& Find(const RangeKey& key, bool* inserted) {
-    size_t mask = slots_.size() - 1;
-    for (size_t at = RangeKeyHash()(key) & mask;; at = (at + 1) & mask) {
-      Slot& slot = slots_[at];
-      if (slot.used && slot.key == key) {
-        *inserted = false;
-        return slot.state;
-      }
-      if (!slot.used) {
-        if ((used_ + 1) * 2 > slots_.size()) {  // keep the load under one half
-          Grow();
-          return Find(key, inserted);
-        }
-        slot = Slot{key, KeyState{}, true};
-        ++used_;
-        *inserted = true;
-        return slot.state;
-      }
-    }
-  }
-
- private:
-  static constexpr size_t kInitialSlots = 1024;  // a power of two
-  struct Slot {
-    RangeKey key{0, 0};
-    KeyState state;
-    bool used = false;
-  };
-
-  void Grow() {
-    std::vector<Slot> old(slots_.size() * 2);
-    old.swap(slots_);
-    const size_t mask = slots_.size() - 1;
-    for (const Slot& slot : old) {
-      if (!slot.used) continue;
-      size_t at = RangeKeyHash()(slot.key) & mask;
-      while (slots_[at].used) at = (at + 1) & mask;
-      slots_[at] = slot;
-    }
-  }
-
-  std::vector<Slot> slots_;
-  size_t used_ = 0;
-};
+// The per-access lookup of the one pass (a node-based map spends the pass on cache misses at
+// tens of millions of accesses).
+using RangeStates = FlatHashMap<RangeKey, KeyState, RangeKeyHash>;
 
 // A FREE, with the version its block had before it and the one it starts.
 struct FreeEvent {
@@ -159,7 +113,7 @@ class AccessKeyer {
     if (!IsAccess(kind)) return kNoKey;
     const uint32_t size = std::max<uint32_t>(raw_size, 1);
     bool inserted = false;
-    KeyState& state = states_.Find(RangeKey{addr, size}, &inserted);
+    KeyState& state = states_.FindOrInsert(RangeKey{addr, size}, KeyState{}, &inserted);
     if (inserted || state.frees_seen != allocation_events_) {
       const uint32_t version = allocation_events_ == 0 ? 0 : versions_.VersionAt(addr);
       if (inserted || version != state.version) {

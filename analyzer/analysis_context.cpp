@@ -7,6 +7,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "analyzer/flat_hash_map.h"
+
 namespace pecan {
 namespace {
 
@@ -87,7 +89,7 @@ AnalysisContext::AnalysisContext(const Trace& trace_in, BaseIndices&& base)
   std::vector<FirstSeen> seen;
   class_of.assign(n, kNoClass);
   {
-    std::unordered_map<ClassKey, uint32_t, ClassKeyHash> ids;
+    FlatHashMap<ClassKey, uint32_t, ClassKeyHash> ids;
     for (EventIndex i = 0; i < n; ++i) {
       const LocationId l = locations.Of(i);
       if (l == kNoLocation) continue;
@@ -101,15 +103,16 @@ AnalysisContext::AnalysisContext(const Trace& trace_in, BaseIndices&& base)
                          locksets.AddressSetOf(lockset),
                          single ? 0 : trace.addr[i],
                          single ? 0 : std::max<uint32_t>(trace.size[i], 1)};
-      auto [it, inserted] = ids.try_emplace(key, static_cast<uint32_t>(seen.size()));
+      bool inserted = false;
+      const uint32_t id = ids.FindOrInsert(key, static_cast<uint32_t>(seen.size()), &inserted);
       if (inserted) {
         seen.push_back(
             FirstSeen{l, AccessClass{key.thread, key.site, key.kind, lockset, key.lock_key, 0, 0,
                                      single ? info.begin : trace.addr[i],
                                      single ? info.end : AccessEnd(trace, i)}});
       }
-      class_of[i] = it->second;
-      ++seen[it->second].cls.member_count;
+      class_of[i] = id;
+      ++seen[id].cls.member_count;
     }
   }
 

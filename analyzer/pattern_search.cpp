@@ -14,6 +14,7 @@
 #include <string>
 #include <unordered_map>
 
+#include "analyzer/flat_hash_map.h"
 #include "analyzer/reorder_feasibility.h"
 
 namespace pecan {
@@ -524,10 +525,9 @@ class Matcher {
     const LocationId l1 =
         pair ? location_of_variable_[p_.variable[unit.positions[1]]] : kNoLocation;
     const uint64_t key = UnitClassKey(unit_index, l0, l1);
-    auto it = unit_classes_.find(key);
-    if (it != unit_classes_.end()) return it->second;
+    if (const uint32_t* known = unit_class_index_.Find(key)) return unit_class_store_[*known];
     if (!pair) {
-      UnitClasses& result = unit_classes_[key];
+      UnitClasses& result = UnitClassesAt(key);
       for (uint64_t ci = c_.class_offsets[l0]; ci < c_.class_offsets[l0 + 1]; ++ci) {
         const AccessClass& ac = c_.classes[ci];
         result.classes.push_back(UnitClass{ac.thread, {ac.kind, EventKind::kUnspecified},
@@ -547,7 +547,7 @@ class Matcher {
     // lock addresses), so the key is two numbers. Classes are numbered in order of first pair;
     // the pairs are kept in enumeration order with their class, then sorted by class into one
     // flat array (stable: a class's members stay sorted by first event).
-    std::unordered_map<uint64_t, uint32_t> class_index;
+    FlatHashMap<uint64_t, uint32_t, U64Hash> class_index;
     std::vector<UnitClass> pair_classes;
     std::vector<uint64_t> class_where;  // each class's location pair (its UnitClassKey)
     std::vector<uint64_t> class_size;
@@ -559,8 +559,9 @@ class Matcher {
     auto add = [&](EventIndex a, EventIndex b, LocationId la, LocationId lb) {
       const uint32_t ca = c_.class_of[a];
       const uint32_t cb = c_.class_of[b];
-      auto [ci, fresh] = class_index.try_emplace(uint64_t{ca} << 32 | cb,
-                                                 static_cast<uint32_t>(pair_classes.size()));
+      bool fresh = false;
+      const uint32_t cls = class_index.FindOrInsert(
+          uint64_t{ca} << 32 | cb, static_cast<uint32_t>(pair_classes.size()), &fresh);
       if (fresh) {
         const AccessClass& x = c_.classes[ca];
         const AccessClass& y = c_.classes[cb];
@@ -569,8 +570,8 @@ class Matcher {
         class_where.push_back(UnitClassKey(unit_index, la, lb));
         class_size.push_back(0);
       }
-      ++class_size[ci->second];
-      pairs.push_back({ci->second, a, b});
+      ++class_size[cls];
+      pairs.push_back({cls, a, b});
     };
     const EventIndex* accesses = c_.region_accesses.data();
     const LocationId* locations = c_.region_access_locations.data();
@@ -609,13 +610,12 @@ class Matcher {
     std::vector<Pair>().swap(pairs);
     // Per location pair, its classes in order of first pair.
     for (size_t c = 0; c < pair_classes.size(); ++c)
-      unit_classes_[class_where[c]].classes.push_back(pair_classes[c]);
+      UnitClassesAt(class_where[c]).classes.push_back(pair_classes[c]);
     for (size_t c = 0; c < pair_classes.size(); ++c) {
-      UnitClasses& classes = unit_classes_[class_where[c]];
+      UnitClasses& classes = UnitClassesAt(class_where[c]);
       if (classes.buckets.empty()) Bucket(&classes);
     }
-    auto found = unit_classes_.find(key);
-    if (found != unit_classes_.end()) return found->second;
+    if (const uint32_t* found = unit_class_index_.Find(key)) return unit_class_store_[*found];
     static const UnitClasses kNone;
     return kNone;
   }
@@ -1127,7 +1127,17 @@ class Matcher {
   bool all_eligible_ = true;
   std::vector<std::vector<uint32_t>> match_mask_;  // [position][kind] -> patterns matching
   uint32_t mask_ = 0;                              // patterns the bound events still match
-  std::unordered_map<uint64_t, UnitClasses> unit_classes_;
+  // A unit's classes per UnitClassKey: the index finds them in the store (a deque, so the
+  // references ClassesOf hands out stay valid).
+  FlatHashMap<uint64_t, uint32_t, U64Hash> unit_class_index_;
+  std::deque<UnitClasses> unit_class_store_;
+  UnitClasses& UnitClassesAt(uint64_t key) {
+    bool inserted = false;
+    const uint32_t at = unit_class_index_.FindOrInsert(
+        key, static_cast<uint32_t>(unit_class_store_.size()), &inserted);
+    if (inserted) unit_class_store_.emplace_back();
+    return unit_class_store_[at];
+  }
   std::set<uint32_t> pairs_done_;  // units whose region pairs are enumerated
   std::deque<std::vector<EventIndex>> pair_members_;  // UnitClass::members of their pairs
   std::vector<std::unordered_map<std::vector<SiteId>, Candidate, SiteTupleHash>> best_;

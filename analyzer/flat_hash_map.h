@@ -1,0 +1,87 @@
+// FlatHashMap: open addressing with linear probing in one flat array, for the analyzer's
+// per-access lookups (access keys, access classes, a unit's classes): at millions of lookups a
+// node-based std::unordered_map spends its time on allocation and cache misses. Keys and values
+// are small and copyable; there is no erase.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+namespace pecan {
+
+// The usual 64-bit mix (splitmix64's finalizer): identity-like keys spread over the table.
+inline size_t MixHash(uint64_t x) {
+  x ^= x >> 30;
+  x *= 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 27;
+  x *= 0x94D049BB133111EBull;
+  return static_cast<size_t>(x ^ (x >> 31));
+}
+
+struct U64Hash {
+  size_t operator()(uint64_t k) const { return MixHash(k); }
+};
+
+template <typename Key, typename Value, typename Hash>
+class FlatHashMap {
+ public:
+  FlatHashMap() : slots_(kInitialSlots) {}
+
+  // The value of `key`, inserted as `fresh` if absent (then `*inserted` is set).
+  Value& FindOrInsert(const Key& key, const Value& fresh, bool* inserted) {
+    if ((used_ + 1) * 2 > slots_.size()) Grow();  // keep the load under one half
+    const size_t mask = slots_.size() - 1;
+    for (size_t at = Hash()(key) & mask;; at = (at + 1) & mask) {
+      Slot& slot = slots_[at];
+      if (!slot.used) {
+        slot = Slot{key, fresh, true};
+        ++used_;
+        *inserted = true;
+        return slot.value;
+      }
+      if (slot.key == key) {
+        *inserted = false;
+        return slot.value;
+      }
+    }
+  }
+
+  // The value of `key`, or nullptr.
+  const Value* Find(const Key& key) const {
+    const size_t mask = slots_.size() - 1;
+    for (size_t at = Hash()(key) & mask;; at = (at + 1) & mask) {
+      const Slot& slot = slots_[at];
+      if (!slot.used) return nullptr;
+      if (slot.key == key) return &slot.value;
+    }
+  }
+
+  size_t size() const { return used_; }
+
+ private:
+  static constexpr size_t kInitialSlots = 1024;  // a power of two
+  struct Slot {
+    Key key{};
+    Value value{};
+    bool used = false;
+  };
+
+  void Grow() {
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    const size_t mask = slots_.size() - 1;
+    for (Slot& slot : old) {
+      if (!slot.used) continue;
+      size_t at = Hash()(slot.key) & mask;
+      while (slots_[at].used) at = (at + 1) & mask;
+      slots_[at] = std::move(slot);
+    }
+  }
+
+  std::vector<Slot> slots_;
+  size_t used_ = 0;
+};
+
+}  // namespace pecan
