@@ -89,7 +89,8 @@ AnalysisContext::AnalysisContext(const Trace& trace_in, BaseIndices&& base)
   std::vector<FirstSeen> seen;
   class_of.assign(n, kNoClass);
   {
-    FlatHashMap<ClassKey, uint32_t, ClassKeyHash> ids;
+    // A class's key is in its record (seen): the table holds only ids.
+    FlatIdTable ids;
     for (EventIndex i = 0; i < n; ++i) {
       const LocationId l = locations.Of(i);
       if (l == kNoLocation) continue;
@@ -103,8 +104,16 @@ AnalysisContext::AnalysisContext(const Trace& trace_in, BaseIndices&& base)
                          locksets.AddressSetOf(lockset),
                          single ? 0 : trace.addr[i],
                          single ? 0 : std::max<uint32_t>(trace.size[i], 1)};
+      auto same = [&](uint32_t id) {
+        const FirstSeen& f = seen[id];
+        const AccessClass& c = f.cls;
+        return f.location == l && c.thread == key.thread && c.site == key.site &&
+               c.kind == key.kind && c.lock_key == key.lock_key &&
+               (single || (c.begin == key.addr && c.end == key.addr + key.size));
+      };
       bool inserted = false;
-      const uint32_t id = ids.FindOrInsert(key, static_cast<uint32_t>(seen.size()), &inserted);
+      const uint32_t id = ids.FindOrAdd(ClassKeyHash()(key), static_cast<uint32_t>(seen.size()),
+                                        same, &inserted);
       if (inserted) {
         seen.push_back(
             FirstSeen{l, AccessClass{key.thread, key.site, key.kind, lockset, key.lock_key, 0, 0,

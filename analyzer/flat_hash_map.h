@@ -84,4 +84,56 @@ class FlatHashMap {
   size_t used_ = 0;
 };
 
+// Numbers distinct keys the caller keeps itself (a class's key is in its class record): a slot is
+// 8 bytes, the id and a 32-bit tag of the key's hash, however big the key. For tables of
+// millions of keys, where a map holding the keys would double the memory.
+class FlatIdTable {
+ public:
+  FlatIdTable() : slots_(kInitialSlots) {}
+
+  // The id of the key hashed to `hash` for which `same(id)` holds; if there is none, `next`
+  // becomes its id (and `*inserted` is set).
+  template <typename Same>
+  uint32_t FindOrAdd(uint64_t hash, uint32_t next, Same&& same, bool* inserted) {
+    if ((used_ + 1) * 2 > slots_.size()) Grow();
+    const auto tag = static_cast<uint32_t>(MixHash(hash));
+    const size_t mask = slots_.size() - 1;
+    for (size_t at = tag & mask;; at = (at + 1) & mask) {
+      Slot& slot = slots_[at];
+      if (slot.id_plus_one == 0) {
+        slot = Slot{next + 1, tag};
+        ++used_;
+        *inserted = true;
+        return next;
+      }
+      if (slot.tag == tag && same(slot.id_plus_one - 1)) {
+        *inserted = false;
+        return slot.id_plus_one - 1;
+      }
+    }
+  }
+
+ private:
+  static constexpr size_t kInitialSlots = 1024;  // a power of two
+  struct Slot {
+    uint32_t id_plus_one = 0;  // 0: empty
+    uint32_t tag = 0;
+  };
+
+  void Grow() {
+    std::vector<Slot> old(slots_.size() * 2);
+    old.swap(slots_);
+    const size_t mask = slots_.size() - 1;
+    for (const Slot& slot : old) {
+      if (slot.id_plus_one == 0) continue;
+      size_t at = slot.tag & mask;
+      while (slots_[at].id_plus_one != 0) at = (at + 1) & mask;
+      slots_[at] = slot;
+    }
+  }
+
+  std::vector<Slot> slots_;
+  size_t used_ = 0;
+};
+
 }  // namespace pecan
