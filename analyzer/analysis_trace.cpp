@@ -80,4 +80,15 @@ Trace ReadTraceForAnalysis(const std::string& path, const AnalysisOptions& optio
   return trace;
 }
 
+AnalysisResult AnalyzeTraceFile(const std::string& path, const AnalysisOptions& options,
+                                bool show_progress) {
+  const Trace trace = ReadTraceForAnalysis(path, options, show_progress);
+  AnalysisResult result = Analyze(trace, options);
+  for (Finding& f : result.findings) {
+    for (EventIndex& e : f.events) e = trace.Origin(e);
+    for (EventIndex& e : f.overtaken) e = trace.Origin(e);
+  }
+  return result;
+}
+
 }  // namespace pecan

@@ -23,4 +23,10 @@ namespace pecan {
 Trace ReadTraceForAnalysis(const std::string& path, const AnalysisOptions& options,
                            bool show_progress = false);
 
+// Analyze() of the trace ReadTraceForAnalysis reads, with every finding's events and slots in
+// the recorded trace's numbers: for commands that need the whole trace afterwards (clips,
+// replays), so the analysis and the whole trace are never in memory together.
+AnalysisResult AnalyzeTraceFile(const std::string& path, const AnalysisOptions& options,
+                                bool show_progress = false);
+
 }  // namespace pecan

@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "analyzer/analysis.h"
+#include "analyzer/analysis_trace.h"
 #include "analyzer/report_events.h"
 #include "analyzer/builtin_patterns.h"
 #include "analyzer/por_index.h"
@@ -31,6 +32,7 @@
 #include "schedgen/schedule_generator.h"
 #include "trace_format/clip_file.h"
 #include "trace_format/error.h"
+#include "trace_format/log.h"
 #include "trace_format/output_file.h"
 #include "trace_format/trace_reader.h"
 #include "workflow/before_each.h"
@@ -234,7 +236,6 @@ int RunHunt(const HuntOptions& options) {
   RunBeforeEach(options.before_each, "hunt");
   const bool record_timed_out = Record(options, trace_path, output.Claim("record.log"));
 
-  Trace trace = ReadTrace(trace_path, /*show_progress=*/true);
   AnalysisOptions analysis_options;
   analysis_options.patterns = options.patterns;
   analysis_options.suppressions = suppressions;
@@ -242,7 +243,14 @@ int RunHunt(const HuntOptions& options) {
       options.regions == "functions" ? RegionMode::kFunctions : RegionMode::kLocks;
   analysis_options.max_per_site = options.max_per_site;
   analysis_options.progress = true;
-  AnalysisResult analysis = Analyze(trace, analysis_options);
+  // The analysis first, on the events it can use; then the whole trace, for the clips: the two
+  // are never in memory together.
+  AnalysisResult analysis = AnalyzeTraceFile(trace_path, analysis_options, /*show_progress=*/true);
+  Trace trace;
+  {
+    ScopedWarningCapture once;  // the analysis's read warned of a truncated file already
+    trace = ReadTrace(trace_path, /*show_progress=*/true);
+  }
   for (const std::string& notice : StoppedPatternNotices(analysis.stats))
     std::cerr << "pecan hunt: note: " << notice << "\n";
   Symbolizer symbolizer(trace);

@@ -2,6 +2,7 @@
 
 #include <new>
 
+#include "analyzer/analysis_trace.h"
 #include "analyzer/report_events.h"
 #include "trace_format/log.h"
 
@@ -21,11 +22,17 @@ TriagedTrace TriageTrace(const std::string& path, const AnalysisOptions& options
   result.trace.path = path;
   auto start = std::chrono::steady_clock::now();
   try {
+    // The analysis first, on the events it can use; then the whole trace for the clips, so the
+    // two are never in memory together (the second read keeps the file's warnings).
+    AnalysisResult analysis;
+    {
+      ScopedWarningCapture once;
+      analysis = AnalyzeTraceFile(path, options);
+    }
     bool complete = false;
     Trace trace = ReadTraceKeepingWarnings(path, result.trace.warnings, complete);
     result.trace.status = complete ? "ok" : "truncated";
     result.trace.events = trace.size_events();
-    AnalysisResult analysis = Analyze(trace, options);
     for (const std::string& notice : StoppedPatternNotices(analysis.stats)) {
       LogWarning(path + ": " + notice);  // shown like the reader's warnings
       result.trace.warnings.push_back(notice);
