@@ -96,7 +96,7 @@ AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options) {
     progress = std::make_unique<ProgressReporter>("analyzing", patterns.size() + 1 + deadlocks);
     // An index build or one pattern can take minutes on a big trace: the time taken shows it
     // is alive, and a log gets a line every 30 s.
-    progress->KeepAlive(30);
+    progress->KeepAlive(kKeepAliveLogSeconds);
     progress->Update(0, "indexing " + std::to_string(trace.size_events()) + " events");
   }
 

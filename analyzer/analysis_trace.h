@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "analyzer/analysis.h"
 #include "trace_format/trace.h"
@@ -19,14 +20,19 @@ namespace pecan {
 // on it exactly what it finds on the whole trace: dropped accesses are to locations it drops
 // itself, and POR, locksets and regions come from the events kept. Under RegionMode::kFunctions
 // the whole trace is read (the root invocation of a thread is found by counting its events).
-// Throws PecanError for a damaged file, like ReadTrace; warns of a truncated one once.
+// Throws PecanError for a damaged file, like ReadTrace; warns of a truncated one once (not at
+// all without `log_warnings`: for a caller that reads the file again).
 Trace ReadTraceForAnalysis(const std::string& path, const AnalysisOptions& options,
-                           bool show_progress = false);
+                           bool show_progress = false, bool log_warnings = true);
 
 // Analyze() of the trace ReadTraceForAnalysis reads, with every finding's events and slots in
 // the recorded trace's numbers: for commands that need the whole trace afterwards (clips,
 // replays), so the analysis and the whole trace are never in memory together.
 AnalysisResult AnalyzeTraceFile(const std::string& path, const AnalysisOptions& options,
-                                bool show_progress = false);
+                                bool show_progress = false, bool log_warnings = true);
+
+// Findings of an analysis of `trace` with their events and slots in the recorded trace's
+// numbers (Trace::Origin).
+void ToRecordedNumbers(const Trace& trace, std::vector<Finding>* findings);
 
 }  // namespace pecan

@@ -550,7 +550,6 @@ class Matcher {
     FlatHashMap<uint64_t, uint32_t, U64Hash> class_index;
     std::vector<UnitClass> pair_classes;
     std::vector<uint64_t> class_where;  // each class's location pair (its UnitClassKey)
-    std::vector<uint64_t> class_size;
     struct Pair {
       uint32_t cls;
       EventIndex a, b;
@@ -568,9 +567,8 @@ class Matcher {
         pair_classes.push_back(
             UnitClass{x.thread, {x.kind, y.kind}, {x.lockset, y.lockset}, nullptr, 0});
         class_where.push_back(UnitClassKey(unit_index, la, lb));
-        class_size.push_back(0);
       }
-      ++class_size[cls];
+      ++pair_classes[cls].member_count;
       pairs.push_back({cls, a, b});
     };
     const EventIndex* accesses = c_.region_accesses.data();
@@ -598,10 +596,10 @@ class Matcher {
     }
     std::vector<EventIndex>& flat = pair_members_.emplace_back(2 * pairs.size());
     std::vector<uint64_t> fill(pair_classes.size());
-    for (size_t c = 0, offset = 0; c < pair_classes.size(); offset += 2 * class_size[c], ++c) {
+    for (size_t c = 0, offset = 0; c < pair_classes.size();
+         offset += 2 * pair_classes[c].member_count, ++c) {
       fill[c] = offset;
       pair_classes[c].members = flat.data() + offset;
-      pair_classes[c].member_count = class_size[c];
     }
     for (const Pair& p : pairs) {
       flat[fill[p.cls]++] = p.a;

@@ -32,21 +32,19 @@ ProgressReporter::~ProgressReporter() {
 
 void ProgressReporter::Update(uint64_t done) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (!enabled_) return;
-  const uint64_t clamped = std::min(done, total_);
-  const int percent = total_ == 0 ? 100 : static_cast<int>(clamped * 100 / total_);
-  // Redraw when the percentage moves; with small totals, on every step (the count changes).
-  if (percent == shown_percent_ && (clamped == shown_done_ || total_ > 100)) return;
-  shown_percent_ = percent;
-  shown_done_ = clamped;
-  Draw(false);
+  UpdateLocked(done, shown_note_);
 }
 
 void ProgressReporter::Update(uint64_t done, const std::string& note) {
   std::lock_guard<std::mutex> lock(mutex_);
+  UpdateLocked(done, note);
+}
+
+void ProgressReporter::UpdateLocked(uint64_t done, const std::string& note) {
   if (!enabled_) return;
   const uint64_t clamped = std::min(done, total_);
   const int percent = total_ == 0 ? 100 : static_cast<int>(clamped * 100 / total_);
+  // Redraw when the percentage moves; with small totals, on every step (the count changes).
   if (percent == shown_percent_ && (clamped == shown_done_ || total_ > 100) &&
       note == shown_note_)
     return;

@@ -12,6 +12,9 @@
 
 namespace pecan {
 
+// How often a long run's progress writes a line to a log (KeepAlive).
+inline constexpr double kKeepAliveLogSeconds = 30;
+
 class ProgressReporter {
  public:
   // `label` prefixes the line ("analyzing"); `total` is the amount that means 100%.
@@ -36,7 +39,8 @@ class ProgressReporter {
   bool enabled() const { return enabled_; }
 
  private:
-  void Draw(bool tick);  // with mutex_ held
+  void UpdateLocked(uint64_t done, const std::string& note);  // with mutex_ held
+  void Draw(bool tick);                                       // with mutex_ held
   void Tick();
 
   std::string label_;

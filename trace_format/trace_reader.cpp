@@ -45,6 +45,7 @@ struct TraceReader::Impl {
   TraceMeta meta;
   TraceTables tables;
   std::vector<std::string> warnings;
+  bool log_warnings = true;
 
   bool has_footer = false;
   uint64_t footer_event_count = 0;
@@ -83,7 +84,7 @@ struct TraceReader::Impl {
   }
 
   void Warn(std::string message) {
-    LogWarning(message);
+    if (log_warnings) LogWarning(message);
     warnings.push_back(std::move(message));
   }
 
@@ -305,8 +306,10 @@ struct TraceReader::Impl {
   }
 };
 
-TraceReader::TraceReader(const std::string& path) : impl_(std::make_unique<Impl>()) {
+TraceReader::TraceReader(const std::string& path, bool log_warnings)
+    : impl_(std::make_unique<Impl>()) {
   impl_->path = path;
+  impl_->log_warnings = log_warnings;
   impl_->Open();
 }
 
@@ -426,7 +429,7 @@ Trace ReadTrace(TraceReader& reader, bool show_progress) {
   std::optional<ProgressReporter> progress;
   if (show_progress && expected > 0) {
     progress.emplace("reading the trace", expected);
-    progress->KeepAlive(30);
+    progress->KeepAlive(kKeepAliveLogSeconds);
   }
   EventBatch batch;
   while (reader.Next(batch)) {

@@ -39,7 +39,9 @@ struct EventBatch {
 class TraceReader {
  public:
   // Opens the file and reads the header (and the footer, when present). Throws PecanError.
-  explicit TraceReader(const std::string& path);
+  // With `log_warnings` false, a truncated file's warnings are only kept (warnings()), not
+  // logged: for a file read more than once.
+  explicit TraceReader(const std::string& path, bool log_warnings = true);
   ~TraceReader();
   TraceReader(const TraceReader&) = delete;
   TraceReader& operator=(const TraceReader&) = delete;

@@ -32,7 +32,6 @@
 #include "schedgen/schedule_generator.h"
 #include "trace_format/clip_file.h"
 #include "trace_format/error.h"
-#include "trace_format/log.h"
 #include "trace_format/output_file.h"
 #include "trace_format/trace_reader.h"
 #include "workflow/before_each.h"
@@ -245,12 +244,9 @@ int RunHunt(const HuntOptions& options) {
   analysis_options.progress = true;
   // The analysis first, on the events it can use; then the whole trace, for the clips: the two
   // are never in memory together.
-  AnalysisResult analysis = AnalyzeTraceFile(trace_path, analysis_options, /*show_progress=*/true);
-  Trace trace;
-  {
-    ScopedWarningCapture once;  // the analysis's read warned of a truncated file already
-    trace = ReadTrace(trace_path, /*show_progress=*/true);
-  }
+  AnalysisResult analysis = AnalyzeTraceFile(trace_path, analysis_options, /*show_progress=*/true,
+                                             /*log_warnings=*/false);
+  const Trace trace = ReadTrace(trace_path, /*show_progress=*/true);  // warns of a truncated file
   for (const std::string& notice : StoppedPatternNotices(analysis.stats))
     std::cerr << "pecan hunt: note: " << notice << "\n";
   Symbolizer symbolizer(trace);

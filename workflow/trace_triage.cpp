@@ -23,12 +23,9 @@ TriagedTrace TriageTrace(const std::string& path, const AnalysisOptions& options
   auto start = std::chrono::steady_clock::now();
   try {
     // The analysis first, on the events it can use; then the whole trace for the clips, so the
-    // two are never in memory together (the second read keeps the file's warnings).
-    AnalysisResult analysis;
-    {
-      ScopedWarningCapture once;
-      analysis = AnalyzeTraceFile(path, options);
-    }
+    // two are never in memory together (the second read reports the file's warnings).
+    AnalysisResult analysis =
+        AnalyzeTraceFile(path, options, /*show_progress=*/false, /*log_warnings=*/false);
     bool complete = false;
     Trace trace = ReadTraceKeepingWarnings(path, result.trace.warnings, complete);
     result.trace.status = complete ? "ok" : "truncated";

@@ -190,31 +190,25 @@ int RunTriage(const TriageOptions& options) {
   // only the traces in progress and the best clip of each distinct finding are in memory.
   std::mutex merge_mutex;
   size_t analyzed = 0;
+  auto triage_one = [&](size_t position) {
+    TriagedTrace triaged = TriageTrace(traces[position], analysis);
+    std::lock_guard<std::mutex> guard(merge_mutex);
+    state.traces[position] = triaged.trace;
+    state.findings.Add(position, std::move(triaged));
+  };
   {
     ProgressWithWarnings progress("pecan triage: analyzing " + Plural(mine.size(), "trace") +
                                       (shard ? " (shard " + shard->text() + ")" : ""),
                                   mine.size());
     progress.Update(0);
-    RunJobs(
-        mine.size(), options.jobs,
-        [&](size_t n) {
-          const size_t position = mine[n];
-          TriagedTrace triaged = TriageTrace(traces[position], analysis);
-          std::lock_guard<std::mutex> guard(merge_mutex);
-          state.traces[position] = triaged.trace;
-          state.findings.Add(position, std::move(triaged));
-        },
-        [&](size_t) { progress.Update(++analyzed); });
+    RunJobs(mine.size(), options.jobs, [&](size_t n) { triage_one(mine[n]); },
+            [&](size_t) { progress.Update(++analyzed); });
   }
   // A trace that ran out of memory beside others may fit alone: those are analyzed again, one
   // at a time, before they are reported as out of memory.
   if (options.jobs > 1) {
-    for (size_t position : mine) {
-      if (state.traces[position].status != "out of memory") continue;
-      TriagedTrace triaged = TriageTrace(traces[position], analysis);
-      state.traces[position] = triaged.trace;
-      state.findings.Add(position, std::move(triaged));
-    }
+    for (size_t position : mine)
+      if (state.traces[position].status == "out of memory") triage_one(position);
   }
 
   std::vector<TriagedFinding> results = WriteTriageClips(state, output);

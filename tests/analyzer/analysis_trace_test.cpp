@@ -75,12 +75,6 @@ Trace WithUnusedAccesses(const Trace& base, uint64_t seed) {
   return out;
 }
 
-Finding InRecordedNumbers(Finding f, const Trace& trace) {
-  for (EventIndex& e : f.events) e = trace.Origin(e);
-  for (EventIndex& e : f.overtaken) e = trace.Origin(e);
-  return f;
-}
-
 void RequireSame(const Finding& a, const Finding& b) {
   CHECK(a.id == b.id);
   CHECK(a.pattern == b.pattern);
@@ -118,10 +112,11 @@ TEST_CASE("the trace read for analysis finds what the whole trace finds, holding
       INFO("seed " << seed << ", patterns " << patterns << "\n" << test::DescribeTrace(whole));
       REQUIRE(reduced.RecordedEvents() == whole.size_events());
       const AnalysisResult expected = Analyze(whole, analysis);
-      const AnalysisResult got = Analyze(reduced, analysis);
+      AnalysisResult got = Analyze(reduced, analysis);
+      ToRecordedNumbers(reduced, &got.findings);
       REQUIRE(got.findings.size() == expected.findings.size());
       for (size_t i = 0; i < got.findings.size(); ++i)
-        RequireSame(InRecordedNumbers(got.findings[i], reduced), expected.findings[i]);
+        RequireSame(got.findings[i], expected.findings[i]);
       CHECK(got.stats.events == expected.stats.events);
       CHECK(got.stats.shared_locations == expected.stats.shared_locations);
       recorded += whole.size_events();
