@@ -133,6 +133,8 @@ void Scheduler::Attach(LogicalThread id) {
   while (id > highest &&
          !highest_slot_used_.compare_exchange_weak(highest, id, std::memory_order_relaxed)) {
   }
+  // One store ends "starting": a thread that Settle saw starting is seen running next, never
+  // in between as settled.
   SetActivity(*slot, ThreadActivity::kRunning);
   tls_caller = {this, slot};
 }
@@ -153,10 +155,10 @@ LogicalThread Scheduler::ReserveChild(uint32_t serial) {
   if (ThreadSlot* slot = SlotFor(child)) {
     // Counted as live and not waiting until it attaches, so a thread that is still starting
     // never looks like a deadlock.
-    slot->os_tid.store(-1, std::memory_order_relaxed);  // "starting"
+    slot->os_tid.store(0, std::memory_order_relaxed);
     slot->awaiting_fork.store(true, std::memory_order_release);
     slot->serial.store(serial, std::memory_order_release);
-    SetActivity(*slot, ThreadActivity::kUnattached);
+    SetActivity(*slot, ThreadActivity::kStarting);
     LogicalThread highest = highest_slot_used_.load(std::memory_order_relaxed);
     while (child > highest &&
            !highest_slot_used_.compare_exchange_weak(highest, child, std::memory_order_relaxed)) {
@@ -234,8 +236,7 @@ void Scheduler::Settle(LogicalThread holder) const {
       const ThreadSlot& slot = slots_[id];
       const ThreadActivity activity = slot.activity.load(std::memory_order_acquire);
       // A child whose FORK is still to come cannot start before the FORK: not waited for.
-      const bool starting = activity == ThreadActivity::kUnattached &&
-                            slot.os_tid.load(std::memory_order_relaxed) == -1 &&
+      const bool starting = activity == ThreadActivity::kStarting &&
                             !slot.awaiting_fork.load(std::memory_order_acquire);
       settled = !starting &&
                 (activity != ThreadActivity::kRunning ||
@@ -474,10 +475,8 @@ Scheduler::Snapshot Scheduler::Inspect() const {
   LogicalThread highest = highest_slot_used_.load(std::memory_order_acquire);
   for (LogicalThread id = 0; id <= highest && id < options_.max_threads; ++id) {
     ThreadActivity activity = slots_[id].activity.load(std::memory_order_acquire);
-    bool starting = activity == ThreadActivity::kUnattached &&
-                    slots_[id].os_tid.load(std::memory_order_relaxed) == -1;
-    if (activity == ThreadActivity::kExited) continue;
-    if (activity == ThreadActivity::kUnattached && !starting) continue;
+    const bool starting = activity == ThreadActivity::kStarting;
+    if (activity == ThreadActivity::kExited || activity == ThreadActivity::kUnattached) continue;
     ++snap.live_threads;
     if (starting || activity == ThreadActivity::kRunning) all_wait = false;
     // A holder that was woken but has not run yet is about to make progress.
@@ -508,10 +507,7 @@ std::vector<StuckThread> Scheduler::StuckThreads() const {
   for (LogicalThread id = 0; id <= highest && id < options_.max_threads; ++id) {
     const ThreadSlot& slot = slots_[id];
     const ThreadActivity activity = slot.activity.load(std::memory_order_acquire);
-    if (activity == ThreadActivity::kExited) continue;
-    if (activity == ThreadActivity::kUnattached &&
-        slot.os_tid.load(std::memory_order_relaxed) != -1)
-      continue;
+    if (activity == ThreadActivity::kExited || activity == ThreadActivity::kUnattached) continue;
     StuckThread& thread = threads.emplace_back();
     thread.id = id;
     thread.name = policy_.ThreadName(id);
@@ -554,13 +550,11 @@ std::string Scheduler::DescribeState() const {
   LogicalThread highest = highest_slot_used_.load(std::memory_order_acquire);
   for (LogicalThread id = 0; id <= highest && id < options_.max_threads; ++id) {
     ThreadActivity activity = slots_[id].activity.load(std::memory_order_acquire);
-    if (activity == ThreadActivity::kUnattached &&
-        slots_[id].os_tid.load(std::memory_order_relaxed) != -1)
-      continue;
+    if (activity == ThreadActivity::kUnattached) continue;
     if (!text.empty()) text += ", ";
     text += policy_.ThreadName(id);
     text += " ";
-    text += activity == ThreadActivity::kUnattached ? "starting" : ThreadActivityName(activity);
+    text += ThreadActivityName(activity);
     if (slots_[id].waiting_at_event.load(std::memory_order_acquire)) {
       const std::string wait = policy_.DescribeWait(id, slots_[id].pending);
       if (!wait.empty()) text += " (for " + wait + ")";

@@ -7,6 +7,8 @@ std::string_view ThreadActivityName(ThreadActivity activity) {
   switch (activity) {
     case ThreadActivity::kUnattached:
       return "not started";
+    case ThreadActivity::kStarting:
+      return "starting";
     case ThreadActivity::kRunning:
       return "running";
     case ThreadActivity::kWaitingForTurn:

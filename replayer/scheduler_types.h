@@ -31,6 +31,7 @@ struct EventView {
 // What a thread known to the scheduler is doing right now (the watchdog reads it).
 enum class ThreadActivity : uint8_t {
   kUnattached,          // slot not in use (yet)
+  kStarting,            // reserved by its parent, its thread not attached yet
   kRunning,             // executing program code between events
   kWaitingForTurn,      // sleeping on its semaphore until the schedule reaches it
   kBlockedHoldingTurn,  // inside a real lock/join/semaphore call it was given the turn for
@@ -56,8 +57,8 @@ struct WaitTarget {
 struct StuckThread {
   LogicalThread id = kNoThread;
   std::string name;
-  ThreadActivity activity = ThreadActivity::kUnattached;  // kUnattached: still starting
-  bool at_event = false;                                  // waits for the turn at `event`
+  ThreadActivity activity = ThreadActivity::kUnattached;
+  bool at_event = false;  // waits for the turn at `event`
   bool in_call = false;  // inside the real blocking call that reports `event` when it returns
   EventView event;
   WaitTarget target;

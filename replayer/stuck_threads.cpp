@@ -36,9 +36,7 @@ void AddStuckThreads(const std::vector<StuckThread>& threads, SiteLocator& locat
   for (const StuckThread& thread : threads) {
     proto::StuckThread& out = *verdict.add_stuck_threads();
     out.set_name(thread.name);
-    out.set_activity(thread.activity == ThreadActivity::kUnattached
-                         ? "starting"
-                         : std::string(ThreadActivityName(thread.activity)));
+    out.set_activity(std::string(ThreadActivityName(thread.activity)));
     out.set_recent_repeats(thread.recent_repeats);
     out.set_recent_events(thread.recent_events);
     if (thread.recent_events > 0) {
