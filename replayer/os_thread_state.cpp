@@ -21,12 +21,17 @@ OsThreadState ReadOsThreadState(int32_t tid) {
   close(fd);
   if (n <= 0) return OsThreadState::kUnknown;
   buffer[n] = '\0';
+  return ParseOsThreadState(buffer);
+}
+
+OsThreadState ParseOsThreadState(const char* stat) {
   // "tid (comm) S ...": comm may contain spaces and parentheses, so look after the last ')'.
-  const char* close_paren = std::strrchr(buffer, ')');
+  const char* close_paren = std::strrchr(stat, ')');
   if (close_paren == nullptr || close_paren[1] != ' ' || close_paren[2] == '\0')
     return OsThreadState::kUnknown;
   char state = close_paren[2];
   if (state == 'R') return OsThreadState::kRunnable;
+  if (state == 'D') return OsThreadState::kInIo;
   if (state == 'X' || state == 'Z') return OsThreadState::kGone;
   return OsThreadState::kSleeping;
 }

@@ -493,7 +493,14 @@ bool Scheduler::HandOverFromIdleHolder(LogicalThread holder) {
   // The holder has none of the next steps, so the position cannot move until the turn does;
   // and it does not owe the event of a blocking call it was let into.
   const ThreadSlot* slot = SlotFor(holder);
-  if (scheduling() && holder_.load(std::memory_order_acquire) == holder &&
+  // And some other thread waits at an event: otherwise nobody could take the turn, and asking
+  // the policy for a next holder (a seeded one draws a number) at a moment that depends on
+  // timing would change the rest of the run.
+  bool other_waits = false;
+  WaitingView(*this).ForEach([&](LogicalThread id, const EventView&) {
+    other_waits = other_waits || id != holder;
+  });
+  if (scheduling() && other_waits && holder_.load(std::memory_order_acquire) == holder &&
       !policy_.OwnsNextStep(holder) &&
       (slot == nullptr || !slot->owes_event.load(std::memory_order_acquire)))
     moved = PassTurn(holder);

@@ -90,7 +90,7 @@ class Scheduler {
   };
   Snapshot Inspect() const;
   // Takes the turn from a holder idle in uninstrumented code when the schedule continues on
-  // another thread. Returns whether the turn moved.
+  // another thread that waits at an event. Returns whether the turn moved.
   bool HandOverFromIdleHolder(LogicalThread holder);
   // "T0 waiting for its turn, T1 blocked in ...; next: step 12 of 40, T1 lock at ..."
   std::string DescribeState() const;

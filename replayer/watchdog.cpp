@@ -57,8 +57,11 @@ void Watchdog::Run() {
     }
     if (!snap.holder_owns_next_step && snap.holder_activity == ThreadActivity::kRunning &&
         quiet >= options_.idle_grace) {
-      OsThreadState state = ReadOsThreadState(snap.holder_os_tid);
-      if (state != OsThreadState::kRunnable || quiet >= options_.busy_grace) {
+      // A holder that computes or does disk I/O keeps the turn for busy_grace; one that waits in
+      // a system call (for another thread, say) only for idle_grace.
+      const OsThreadState state = ReadOsThreadState(snap.holder_os_tid);
+      const bool busy = state == OsThreadState::kRunnable || state == OsThreadState::kInIo;
+      if (!busy || quiet >= options_.busy_grace) {
         if (scheduler_.HandOverFromIdleHolder(snap.holder))
           idle_handovers_.fetch_add(1, std::memory_order_relaxed);
       }

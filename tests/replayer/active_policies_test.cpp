@@ -220,6 +220,47 @@ TEST_CASE("a seeded strategy drives real threads the same way for the same seed"
   CHECK(distinct.size() >= 3);
 }
 
+// Counts the policy's choices of a next holder (each draws a number).
+class CountingRandomStrategy final : public TestStrategy {
+ public:
+  Check CheckEvent(LogicalThread, const EventView&, const WaitingThreads&) override {
+    return Check::kMine;
+  }
+  LogicalThread NextHolder(LogicalThread from, const WaitingThreads& waiting) override {
+    ++choices;
+    const std::vector<LogicalThread> others = Others(from, waiting);
+    return others.empty() ? from : others.front();
+  }
+  std::atomic<int> choices{0};
+};
+
+TEST_CASE("a holder alone in a system call keeps the turn and the policy is not asked",
+          "[replayer][policy][watchdog]") {
+  // Nobody else could take the turn: the watchdog neither hands it over nor asks the policy
+  // for a next holder, which at a moment set by timing would change a seeded run.
+  CountingRandomStrategy strategy;
+  RecordingObserver observer;
+  Scheduler::Options options;
+  options.max_threads = 64;
+  Scheduler s(strategy, observer, options);
+  Watchdog watchdog(s, ScheduledRun::FastWatchdog());  // idle after 10 ms
+  std::thread watchdog_thread([&] { watchdog.Run(); });
+  std::thread main_thread([&] {
+    s.AttachMainThread();
+    s.OnEvent(Ev(K::kThreadBegin, 1));
+    s.OnEvent(Ev(K::kWrite, 2, 0x1000));
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));  // e.g. reading a file
+    s.OnEvent(Ev(K::kWrite, 3, 0x1000));
+    s.DetachThread();
+  });
+  main_thread.join();
+  watchdog.RequestExit();
+  watchdog_thread.join();
+  CHECK_FALSE(observer.stopped.has_value());
+  CHECK(watchdog.idle_handovers() == 0);
+  CHECK(strategy.choices == 1);  // only at the end, when the thread exits
+}
+
 TEST_CASE("a race-directed strategy sees what waiting threads are about to do",
           "[replayer][policy]") {
   constexpr uint64_t kShared = 0x5000;

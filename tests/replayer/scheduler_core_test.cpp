@@ -7,6 +7,7 @@
 #include <thread>
 #include <vector>
 
+#include "replayer/os_thread_state.h"
 #include "scheduler_harness.h"
 
 using namespace pecan;
@@ -250,6 +251,18 @@ TEST_CASE("a holder asleep in uninstrumented code loses the turn after the grace
   REQUIRE(run.observer.finished);
   CHECK(child_done_early);
   CHECK(run.watchdog.idle_handovers() == 1);
+}
+
+TEST_CASE("the kernel's thread states: disk I/O counts as busy, a wait in a call as idle",
+          "[replayer][watchdog]") {
+  CHECK(ParseOsThreadState("12 (worker) R 1 2 3") == OsThreadState::kRunnable);
+  CHECK(ParseOsThreadState("12 (worker) D 1 2 3") == OsThreadState::kInIo);
+  CHECK(ParseOsThreadState("12 (worker) S 1 2 3") == OsThreadState::kSleeping);
+  CHECK(ParseOsThreadState("12 (a) D (b)) S 1") == OsThreadState::kSleeping);  // after the last ')'
+  CHECK(ParseOsThreadState("12 (worker) Z 0") == OsThreadState::kGone);
+  CHECK(ParseOsThreadState("12 (worker)") == OsThreadState::kUnknown);
+  CHECK(ParseOsThreadState("garbage") == OsThreadState::kUnknown);
+  CHECK(ReadOsThreadState(0) == OsThreadState::kUnknown);
 }
 
 TEST_CASE("a holder computing in uninstrumented code keeps the turn", "[replayer][scheduler]") {
