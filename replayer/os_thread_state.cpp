@@ -2,26 +2,56 @@
 #include "replayer/os_thread_state.h"
 
 #include <fcntl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace pecan::replay {
+namespace {
+
+// Reads /proc/self/task/<tid>/<file> into `buffer`: false (errno set) when it cannot.
+bool ReadTaskFile(int32_t tid, const char* file, char (&buffer)[512]) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/self/task/%d/%s", static_cast<int>(tid), file);
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  ssize_t n = read(fd, buffer, sizeof buffer - 1);
+  const int read_error = n < 0 ? errno : EIO;
+  close(fd);
+  if (n <= 0) {
+    errno = read_error;
+    return false;
+  }
+  buffer[n] = '\0';
+  return true;
+}
+
+}  // namespace
 
 OsThreadState ReadOsThreadState(int32_t tid) {
   if (tid <= 0) return OsThreadState::kUnknown;
-  char path[64];
-  std::snprintf(path, sizeof path, "/proc/self/task/%d/stat", static_cast<int>(tid));
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return errno == ENOENT ? OsThreadState::kGone : OsThreadState::kUnknown;
   char buffer[512];
-  ssize_t n = read(fd, buffer, sizeof buffer - 1);
-  close(fd);
-  if (n <= 0) return OsThreadState::kUnknown;
-  buffer[n] = '\0';
-  return ParseOsThreadState(buffer);
+  if (!ReadTaskFile(tid, "stat", buffer))
+    return errno == ENOENT ? OsThreadState::kGone : OsThreadState::kUnknown;
+  const OsThreadState state = ParseOsThreadState(buffer);
+  if (state == OsThreadState::kSleeping && ReadTaskFile(tid, "syscall", buffer) &&
+      IsTimedSleepCall(buffer))
+    return OsThreadState::kTimedSleep;
+  return state;
+}
+
+bool IsTimedSleepCall(const char* syscall) {
+  char* end = nullptr;
+  const long number = std::strtol(syscall, &end, 10);
+  if (end == syscall || (*end != ' ' && *end != '\n' && *end != '\0')) return false;  // "running"
+#ifdef SYS_nanosleep
+  if (number == SYS_nanosleep) return true;
+#endif
+  return number == SYS_clock_nanosleep;
 }
 
 OsThreadState ParseOsThreadState(const char* stat) {

@@ -11,14 +11,21 @@ enum class OsThreadState : uint8_t {
   // 'D': in uninterruptible sleep, i.e. disk I/O or a page fault: busy, and back by itself
   // (never waiting for another thread of the program)
   kInIo,
-  kSleeping,  // 'S', 't', 'T', ...: waiting in a system call, stopped, or traced
+  // 'S' in nanosleep or clock_nanosleep (sleep, usleep, std::this_thread::sleep_for): back by
+  // itself when its time is up
+  kTimedSleep,
+  kSleeping,  // 'S', 't', 'T', ...: waiting in another system call, stopped, or traced
   kGone,      // no such thread (exited)
   kUnknown,   // /proc not readable
 };
 
-// Reads /proc/self/task/<tid>/stat without allocating (safe to call from the watchdog thread).
+// Reads /proc/self/task/<tid>/stat (and, for a sleeping thread, .../syscall) without allocating
+// (safe to call from the watchdog thread).
 OsThreadState ReadOsThreadState(int32_t tid);
-// The state in the text of such a file ("tid (comm) S ...").
+// The state in the text of a stat file ("tid (comm) S ..."); a sleep is kSleeping here.
 OsThreadState ParseOsThreadState(const char* stat);
+// Whether the text of a syscall file ("230 0x1 ...": the call's number, then its arguments)
+// names nanosleep or clock_nanosleep.
+bool IsTimedSleepCall(const char* syscall);
 
 }  // namespace pecan::replay

@@ -471,6 +471,7 @@ Scheduler::Snapshot Scheduler::Inspect() const {
     snap.holder_os_tid = holder->os_tid.load(std::memory_order_relaxed);
   }
   snap.holder_owns_next_step = snap.holder != kNoThread && policy_.OwnsNextStep(snap.holder);
+  snap.policy_chooses = policy_.WantsSettledThreads();
   bool all_wait = true;
   LogicalThread highest = highest_slot_used_.load(std::memory_order_acquire);
   for (LogicalThread id = 0; id <= highest && id < options_.max_threads; ++id) {

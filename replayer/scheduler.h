@@ -85,6 +85,9 @@ class Scheduler {
     ThreadActivity holder_activity = ThreadActivity::kUnattached;
     int32_t holder_os_tid = 0;
     bool holder_owns_next_step = false;
+    // The policy chooses among the waiting threads (SchedulePolicy::WantsSettledThreads): a
+    // seeded strategy, whose runs must not depend on timing.
+    bool policy_chooses = false;
     size_t live_threads = 0;
     bool every_live_thread_waits = false;  // all waiting for the turn or blocked
   };

@@ -58,9 +58,12 @@ void Watchdog::Run() {
     if (!snap.holder_owns_next_step && snap.holder_activity == ThreadActivity::kRunning &&
         quiet >= options_.idle_grace) {
       // A holder that computes or does disk I/O keeps the turn for busy_grace; one that waits in
-      // a system call (for another thread, say) only for idle_grace.
+      // a system call (for another thread, say) only for idle_grace. A timed sleep ends by
+      // itself: under a policy that chooses, the sleeper keeps the turn too, or whether the turn
+      // moved would depend on how long the sleep was against how fast the others came.
       const OsThreadState state = ReadOsThreadState(snap.holder_os_tid);
-      const bool busy = state == OsThreadState::kRunnable || state == OsThreadState::kInIo;
+      const bool busy = state == OsThreadState::kRunnable || state == OsThreadState::kInIo ||
+                        (state == OsThreadState::kTimedSleep && snap.policy_chooses);
       if (!busy || quiet >= options_.busy_grace) {
         if (scheduler_.HandOverFromIdleHolder(snap.holder))
           idle_handovers_.fetch_add(1, std::memory_order_relaxed);

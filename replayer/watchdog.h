@@ -19,7 +19,8 @@ class Watchdog {
     // The holder has run its last step and sleeps in a system call (I/O, sleep, an
     // uninstrumented lock): after this long without progress the next thread gets the turn.
     std::chrono::milliseconds idle_grace{20};
-    // The same when the holder is computing (it will most likely reach an event soon).
+    // The same when the holder is computing or in disk I/O (it will most likely reach an event
+    // soon), or, under a policy that chooses (a seeded one), in a timed sleep.
     std::chrono::milliseconds busy_grace{1000};
     // Every live thread waits and nothing moved for this long: deadlock.
     std::chrono::milliseconds deadlock_confirm{500};

@@ -261,6 +261,51 @@ TEST_CASE("a holder alone in a system call keeps the turn and the policy is not 
   CHECK(strategy.choices == 1);  // only at the end, when the thread exits
 }
 
+TEST_CASE("under a strategy that chooses, a holder in a timed sleep keeps the turn",
+          "[replayer][policy][watchdog]") {
+  // Whether the child ran during main's sleep would depend on the sleep's length against the
+  // child's start-up: the same seed could run two ways. The child runs when main gives the
+  // turn up, at its join.
+  CountingRandomStrategy strategy;
+  RecordingObserver observer;
+  Scheduler::Options options;
+  options.max_threads = 64;
+  options.settle_bound = std::chrono::milliseconds(20);  // the child given the turn would not
+                                                          // wait for main to wake up
+  Scheduler s(strategy, observer, options);
+  Watchdog watchdog(s, ScheduledRun::FastWatchdog());  // idle after 10 ms, busy after 2 s
+  std::thread watchdog_thread([&] { watchdog.Run(); });
+  std::atomic<bool> main_woke{false};
+  bool child_saw_main_awake = false;
+  std::thread main_thread([&] {
+    s.AttachMainThread();
+    s.OnEvent(Ev(K::kThreadBegin, 1));
+    s.OnEvent(Ev(K::kFork, 2));
+    const LogicalThread id = s.ReserveChild();
+    s.ChildForked(id);
+    std::thread child([&, id] {
+      s.AttachThread(id);
+      s.OnEvent(Ev(K::kThreadBegin, 100));
+      child_saw_main_awake = main_woke.load();
+      s.OnEvent(Ev(K::kThreadEnd, 199));
+      s.DetachThread();
+    });
+    s.OnEvent(Ev(K::kWrite, 3, 0x1000));  // the child waits at its first event from here on
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    main_woke = true;
+    s.BeginBlocking({EventKind::kJoin, 4, 0, 0});
+    child.join();
+    s.EndBlocking();
+    s.DetachThread();
+  });
+  main_thread.join();
+  watchdog.RequestExit();
+  watchdog_thread.join();
+  CHECK_FALSE(observer.stopped.has_value());
+  CHECK(child_saw_main_awake);
+  CHECK(watchdog.idle_handovers() == 0);
+}
+
 TEST_CASE("a race-directed strategy sees what waiting threads are about to do",
           "[replayer][policy]") {
   constexpr uint64_t kShared = 0x5000;

@@ -1,9 +1,14 @@
 // The scheduler core with plain threads calling the hooks as the runtime will: turn order,
 // lazy hand-over, divergence, deadlock, time bound, idle hand-over, barriers, thread identity.
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include <atomic>
 #include <barrier>
+#include <condition_variable>
 #include <catch2/catch.hpp>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -263,6 +268,47 @@ TEST_CASE("the kernel's thread states: disk I/O counts as busy, a wait in a call
   CHECK(ParseOsThreadState("12 (worker)") == OsThreadState::kUnknown);
   CHECK(ParseOsThreadState("garbage") == OsThreadState::kUnknown);
   CHECK(ReadOsThreadState(0) == OsThreadState::kUnknown);
+}
+
+TEST_CASE("a thread in a timed sleep is told from one waiting in another call",
+          "[replayer][watchdog]") {
+  CHECK(IsTimedSleepCall("230 0x1 0x0 0x7ffd3c1e9b50 0x0 0x0 0x0 0x7ffd3c1e9b38 0x7f3a\n"));
+#ifdef SYS_nanosleep
+  CHECK(IsTimedSleepCall(("" + std::to_string(SYS_nanosleep) + " 0x7ffd 0x0").c_str()));
+#endif
+  CHECK_FALSE(IsTimedSleepCall("202 0x55d0 0x80 0x2 0x0 0x0 0x0 0x7ffd 0x7f3a"));  // futex
+  CHECK_FALSE(IsTimedSleepCall("running"));
+  CHECK_FALSE(IsTimedSleepCall("-1 0x7ffd 0x7f3a"));  // blocked, not in a system call
+  CHECK_FALSE(IsTimedSleepCall("2300 0x1"));
+  CHECK_FALSE(IsTimedSleepCall(""));
+
+  // A real thread: sleeping, then waiting on a condition variable (a futex).
+  std::atomic<int32_t> tid{0};
+  std::mutex mutex;
+  std::condition_variable woken;
+  bool go = false;
+  std::thread sleeper([&] {
+    tid = static_cast<int32_t>(syscall(SYS_gettid));
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    std::unique_lock lock(mutex);
+    woken.wait(lock, [&] { return go; });
+  });
+  auto state_within = [&](OsThreadState wanted) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    while (std::chrono::steady_clock::now() < until) {
+      if (tid != 0 && ReadOsThreadState(tid) == wanted) return true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return false;
+  };
+  CHECK(state_within(OsThreadState::kTimedSleep));
+  CHECK(state_within(OsThreadState::kSleeping));
+  {
+    std::lock_guard lock(mutex);
+    go = true;
+  }
+  woken.notify_one();
+  sleeper.join();
 }
 
 TEST_CASE("a holder computing in uninstrumented code keeps the turn", "[replayer][scheduler]") {
