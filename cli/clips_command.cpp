@@ -4,11 +4,13 @@
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "analyzer/analysis.h"
+#include "analyzer/analysis_trace.h"
 #include "analyzer/lockset_table.h"
 #include "analyzer/por_index.h"
 #include "analyzer/report_json.h"
@@ -70,15 +72,20 @@ Trace LoadTraceFile(const std::string& path) {
   throw PecanError(path + ": not a pecan trace (.pecan) or STD text trace");
 }
 
+AnalysisOptions ClipsAnalysisOptions(const ClipsOptions& options) {
+  AnalysisOptions analysis;
+  analysis.patterns = options.patterns;
+  analysis.regions = options.regions == "functions" ? RegionMode::kFunctions : RegionMode::kLocks;
+  analysis.progress = true;
+  return analysis;
+}
+
+// `analyzed`: the findings of a .pecan file, analyzed before the whole trace was read.
 std::vector<Finding> FindingsFor(const ClipsOptions& options, const Trace& trace,
-                                 const std::string& trace_hash) {
-  if (options.report_path.empty()) {
-    AnalysisOptions analysis;
-    analysis.patterns = options.patterns;
-    analysis.regions = options.regions == "functions" ? RegionMode::kFunctions : RegionMode::kLocks;
-    analysis.progress = true;
-    return Analyze(trace, analysis).findings;
-  }
+                                 const std::string& trace_hash,
+                                 std::optional<std::vector<Finding>> analyzed) {
+  if (analyzed) return std::move(*analyzed);
+  if (options.report_path.empty()) return Analyze(trace, ClipsAnalysisOptions(options)).findings;
   LoadedReport report = LoadJsonReport(options.report_path);
   if (!report.trace_hash.empty() && report.trace_hash != trace_hash) {
     throw PecanError(options.report_path + ": the report was made from another trace (hash " +
@@ -88,10 +95,18 @@ std::vector<Finding> FindingsFor(const ClipsOptions& options, const Trace& trace
 }
 
 int RunClips(const ClipsOptions& options) {
-  const Trace trace = LoadTraceFile(options.trace_path);
+  // A fresh analysis of a .pecan file reads the events it can use first; then the whole trace
+  // is read for the clips: the two are never in memory together (as in `pecan hunt`).
+  std::optional<std::vector<Finding>> analyzed;
+  if (!options.recorded && options.report_path.empty() &&
+      DetectTraceFileKind(options.trace_path) == TraceFileKind::kPecan)
+    analyzed = AnalyzeTraceFile(options.trace_path, ClipsAnalysisOptions(options),
+                                /*show_progress=*/true, /*log_warnings=*/false)
+                   .findings;
+  const Trace trace = LoadTraceFile(options.trace_path);  // warns of a truncated file
   const std::string trace_hash = TraceContentHash(options.trace_path);
   if (options.recorded) return WriteRecordedRunClip(options, trace, trace_hash);
-  std::vector<Finding> findings = FindingsFor(options, trace, trace_hash);
+  std::vector<Finding> findings = FindingsFor(options, trace, trace_hash, std::move(analyzed));
 
   if (!options.only.empty()) {
     const std::set<std::string> wanted(options.only.begin(), options.only.end());
