@@ -15,8 +15,8 @@
 #include <utility>
 #include <vector>
 
-#include "proto/clip.pb.h"
 #include "workflow/finding_summary.h"
+#include "workflow/stored_clip.h"
 
 namespace pecan::workflow {
 
@@ -24,7 +24,7 @@ namespace pecan::workflow {
 // clip_error) and the clip itself, which is only written if it turns out to be the best.
 struct TriagedFinding {
   SummaryFinding summary;
-  std::shared_ptr<const proto::Clip> clip;  // null when no feasible clip
+  std::shared_ptr<const StoredClip> clip;  // null when no feasible clip
   std::string replay_log;  // the log of the replay that gave summary.verdict, when replayed
 };
 

@@ -17,7 +17,8 @@ Trace ReadTraceKeepingWarnings(const std::string& path, std::vector<std::string>
   return trace;
 }
 
-TriagedTrace TriageTrace(const std::string& path, const AnalysisOptions& options) {
+TriagedTrace TriageTrace(const std::string& path, const AnalysisOptions& options,
+                         const std::string& clip_dir) {
   TriagedTrace result;
   result.trace.path = path;
   auto start = std::chrono::steady_clock::now();
@@ -47,13 +48,12 @@ TriagedTrace TriageTrace(const std::string& path, const AnalysisOptions& options
       triaged.summary.traces = {path};
       ClipPlan plan = generator.Generate(finding);
       if (plan.ok) {
-        auto clip =
-            std::make_shared<proto::Clip>(ClipFromPlan(trace, locksets, finding, plan, hash));
+        const proto::Clip clip = ClipFromPlan(trace, locksets, finding, plan, hash);
         triaged.summary.clip_trace = path;
         triaged.summary.clip_steps = plan.steps.size();
-        triaged.summary.picture = PictureOfClip(*clip, triaged.summary.events);
-        LabelRunsFromTrace(triaged.summary.picture, *clip, trace, symbolizer);
-        triaged.clip = std::move(clip);
+        triaged.summary.picture = PictureOfClip(clip, triaged.summary.events);
+        LabelRunsFromTrace(triaged.summary.picture, clip, trace, symbolizer);
+        triaged.clip = StoredClip::Spill(clip, clip_dir);  // not held in memory
       } else {
         triaged.summary.clip_error = plan.reason;
       }

@@ -28,6 +28,8 @@ namespace pecan::workflow {
 Trace ReadTraceKeepingWarnings(const std::string& path, std::vector<std::string>& warnings,
                                bool& complete);
 
-TriagedTrace TriageTrace(const std::string& path, const AnalysisOptions& options);
+// Each finding's clip is written to a new file in `clip_dir` (StoredClip::Spill).
+TriagedTrace TriageTrace(const std::string& path, const AnalysisOptions& options,
+                         const std::string& clip_dir);
 
 }  // namespace pecan::workflow

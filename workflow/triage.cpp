@@ -187,11 +187,13 @@ int RunTriage(const TriageOptions& options) {
   analysis.suppressions = suppressions;
 
   // Analysis, N traces at a time; each trace's findings are merged as soon as it is done, so
-  // only the traces in progress and the best clip of each distinct finding are in memory.
+  // only the traces in progress are in memory, and the best clip of each distinct finding is in
+  // a file of `spill` until it is written where it belongs.
+  const ClipSpillDirectory spill(output.path());
   std::mutex merge_mutex;
   size_t analyzed = 0;
   auto triage_one = [&](size_t position) {
-    TriagedTrace triaged = TriageTrace(traces[position], analysis);
+    TriagedTrace triaged = TriageTrace(traces[position], analysis, spill.path());
     std::lock_guard<std::mutex> guard(merge_mutex);
     state.traces[position] = triaged.trace;
     state.findings.Add(position, std::move(triaged));

@@ -56,7 +56,7 @@ std::vector<TriagedFinding> WriteTriageClips(const TriageState& state, OutputDir
     if (finding.clip != nullptr) {
       summary.clip_path = "clips/" + summary.id + ".clip";
       const std::string clip_file = output.Claim(summary.clip_path);
-      WriteClipFile(clip_file, *finding.clip);
+      CopyInto(finding.clip->path(), clip_file, "triage");
       if (ReplaysWith(finding, state.replay_command))
         summary.replay_command = ReplayCommandLine(clip_file, state.replay_command);
     }

@@ -278,9 +278,10 @@ TriageState ReadTriageState(const std::string& dir, const std::string& what) {
       s.clip_error = f.at("clip_error");
       const std::string clip = f.at("clip");
       if (!clip.empty()) {
-        entry.best.clip =
-            std::make_shared<const proto::Clip>(ReadClipFile(InsideDirectory(dir, clip)));
-        s.picture = PictureOfClip(*entry.best.clip, s.events);
+        const std::string clip_path = InsideDirectory(dir, clip);
+        const proto::Clip read = ReadClipFile(clip_path);
+        entry.best.clip = StoredClip::Existing(clip_path, read.program());
+        s.picture = PictureOfClip(read, s.events);
         RunLabelsFromState(f.value("run_labels", json::object()), s.picture);
       }
       if (!f.at("verdict").is_null()) {

@@ -22,6 +22,7 @@
 #include "trace_format/error.h"
 #include "workflow/finding_merge.h"
 #include "workflow/triage_partition.h"
+#include "workflow/stored_clip.h"
 #include "workflow/triage_state.h"
 
 using namespace pecan::workflow;
@@ -34,6 +35,12 @@ namespace {
 struct Corpus {
   std::vector<TriagedTrace> traces;
 };
+
+// Where the findings' clips are spilled, as triage does; removed at exit.
+const std::string& SpillDirectory() {
+  static const ClipSpillDirectory directory(std::filesystem::temp_directory_path().string());
+  return directory.path();
+}
 
 Corpus MakeCorpus(size_t count, uint32_t seed) {
   std::mt19937 random(seed);
@@ -54,9 +61,9 @@ Corpus MakeCorpus(size_t count, uint32_t seed) {
         finding.summary.witnesses = 1 + random() % 5;
         finding.summary.traces = {trace.trace.path};
         if (random() % 5 != 0) {
-          auto clip = std::make_shared<pecan::proto::Clip>();
-          clip->set_program(trace.trace.path);  // tells which trace's clip won
-          finding.clip = clip;
+          pecan::proto::Clip clip;
+          clip.set_program(trace.trace.path);  // tells which trace's clip won
+          finding.clip = StoredClip::Spill(clip, SpillDirectory());
           finding.summary.clip_steps = 5 + random() % 4;  // ties are common
           finding.summary.clip_trace = trace.trace.path;
         } else {
@@ -263,7 +270,7 @@ TEST_CASE("The state file carries a part's traces, findings, clips and verdicts 
   for (TriagedFinding& f : results) {
     if (f.clip == nullptr) continue;
     f.summary.clip_path = "clips/" + f.summary.id + ".clip";
-    pecan::WriteClipFile(dir + "/" + f.summary.clip_path, *f.clip);
+    pecan::WriteClipFile(dir + "/" + f.summary.clip_path, f.clip->Read());
   }
   SummaryVerdict verdict;
   verdict.outcome = "hatched";

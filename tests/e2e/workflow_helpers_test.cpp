@@ -29,6 +29,7 @@
 #include "workflow/job_runner.h"
 #include "workflow/replay_runner.h"
 #include "workflow/source_excerpt.h"
+#include "workflow/stored_clip.h"
 #include "workflow/summary_sarif.h"
 #include "workflow/swimlane_svg.h"
 
@@ -41,6 +42,12 @@ size_t Count(const std::string& text, const std::string& what) {
   for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + what.size()))
     n++;
   return n;
+}
+
+// Where the findings' clips are spilled, as triage does; removed at exit.
+const std::string& SpillDirectory() {
+  static const ClipSpillDirectory directory(std::filesystem::temp_directory_path().string());
+  return directory.path();
 }
 
 std::string TempPath(const std::string& leaf) {
@@ -57,9 +64,9 @@ TriagedFinding Triaged(const std::string& key, uint64_t witnesses, uint64_t step
   finding.summary.witnesses = witnesses;
   finding.summary.traces = {trace};
   if (steps > 0) {
-    auto clip = std::make_shared<pecan::proto::Clip>();
-    clip->set_program(trace);  // tells which trace's clip won
-    finding.clip = clip;
+    pecan::proto::Clip clip;
+    clip.set_program(trace);  // tells which trace's clip won
+    finding.clip = StoredClip::Spill(clip, SpillDirectory());
     finding.summary.clip_steps = steps;
     finding.summary.clip_trace = trace;
   } else {
@@ -76,6 +83,38 @@ TriagedTrace TraceWith(const std::string& path, std::vector<TriagedFinding> find
 }
 
 }  // namespace
+
+TEST_CASE("a spilled clip is a file until its last reference goes, in a directory that goes too",
+          "[workflow][triage]") {
+  std::string file, directory;
+  std::shared_ptr<const StoredClip> outliving;
+  {
+    const ClipSpillDirectory spill(std::filesystem::temp_directory_path().string());
+    directory = spill.path();
+    CHECK(std::filesystem::is_directory(directory));
+    pecan::proto::Clip clip;
+    clip.set_program("/bin/app");
+    clip.set_generator("test");
+    auto stored = StoredClip::Spill(clip, directory);
+    file = stored->path();
+    CHECK(std::filesystem::exists(file));
+    CHECK(stored->program() == "/bin/app");
+    CHECK(stored->Read().generator() == "test");
+    auto copy = stored;
+    stored.reset();
+    CHECK(std::filesystem::exists(file));  // still referenced
+    copy.reset();
+    CHECK_FALSE(std::filesystem::exists(file));
+    outliving = StoredClip::Spill(clip, directory);  // the directory takes it along
+  }
+  CHECK_FALSE(std::filesystem::exists(directory));
+  outliving.reset();  // its file is gone already: nothing to do
+  const std::string kept = TempPath("kept.clip");
+  std::ofstream(kept) << "x";
+  StoredClip::Existing(kept, "/bin/app").reset();
+  CHECK(std::filesystem::exists(kept));  // not ours to remove
+  std::filesystem::remove(kept);
+}
 
 TEST_CASE("RunJobs runs every job once and never more than N at a time", "[workflow]") {
   std::atomic<int> running{0}, most{0};
