@@ -33,10 +33,6 @@ StoredClip::~StoredClip() {
   fs::remove(path_, ignored);
 }
 
-proto::Clip StoredClip::Read() const {
-  return ReadClipFile(path_);
-}
-
 ClipSpillDirectory::ClipSpillDirectory(const std::string& parent) {
   std::string name = (fs::path(parent) / ".pecan-clips-XXXXXX").string();
   if (mkdtemp(name.data()) == nullptr)

@@ -25,7 +25,6 @@ class StoredClip {
 
   const std::string& path() const { return path_; }
   const std::string& program() const { return program_; }
-  proto::Clip Read() const;
 
  private:
   StoredClip(std::string path, std::string program, bool owned)

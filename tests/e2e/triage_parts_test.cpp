@@ -270,7 +270,7 @@ TEST_CASE("The state file carries a part's traces, findings, clips and verdicts 
   for (TriagedFinding& f : results) {
     if (f.clip == nullptr) continue;
     f.summary.clip_path = "clips/" + f.summary.id + ".clip";
-    pecan::WriteClipFile(dir + "/" + f.summary.clip_path, f.clip->Read());
+    fs::copy_file(f.clip->path(), dir + "/" + f.summary.clip_path);
   }
   SummaryVerdict verdict;
   verdict.outcome = "hatched";

@@ -20,6 +20,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "trace_format/clip_file.h"
 #include "workflow/child_process.h"
 #include "workflow/clip_picture.h"
 #include "workflow/finding_groups.h"
@@ -99,7 +100,7 @@ TEST_CASE("a spilled clip is a file until its last reference goes, in a director
     file = stored->path();
     CHECK(std::filesystem::exists(file));
     CHECK(stored->program() == "/bin/app");
-    CHECK(stored->Read().generator() == "test");
+    CHECK(pecan::ReadClipFile(file).generator() == "test");
     auto copy = stored;
     stored.reset();
     CHECK(std::filesystem::exists(file));  // still referenced
