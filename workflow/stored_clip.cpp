@@ -34,7 +34,15 @@ StoredClip::~StoredClip() {
 }
 
 ClipSpillDirectory::ClipSpillDirectory(const std::string& parent) {
-  std::string name = (fs::path(parent) / ".pecan-clips-XXXXXX").string();
+  // One that an interrupted run left (its destructor never ran) goes first.
+  std::error_code error;
+  for (const auto& entry : fs::directory_iterator(parent, error)) {
+    if (entry.path().filename().string().rfind(kPrefix, 0) == 0) {
+      std::error_code ignored;
+      fs::remove_all(entry.path(), ignored);
+    }
+  }
+  std::string name = (fs::path(parent) / (std::string(kPrefix) + "XXXXXX")).string();
   if (mkdtemp(name.data()) == nullptr)
     throw PecanError(name + ": cannot create a directory for clips: " + std::strerror(errno));
   path_ = name;

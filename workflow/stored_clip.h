@@ -36,9 +36,11 @@ class StoredClip {
 };
 
 // A directory for spilled clips: made inside `parent` (hidden, with a unique name), removed with
-// everything in it.
+// everything in it. Such directories found in `parent` (left by an interrupted run) are removed
+// first.
 class ClipSpillDirectory {
  public:
+  static constexpr const char* kPrefix = ".pecan-clips-";
   explicit ClipSpillDirectory(const std::string& parent);  // throws PecanError
   ~ClipSpillDirectory();
   ClipSpillDirectory(const ClipSpillDirectory&) = delete;

@@ -36,10 +36,17 @@ struct Corpus {
   std::vector<TriagedTrace> traces;
 };
 
-// Where the findings' clips are spilled, as triage does; removed at exit.
+std::string TempDir(const std::string& leaf);
+
+// Where the findings' clips are spilled, as triage does, inside a directory of this process's
+// own (a spill directory removes the spill directories it finds beside it); removed at exit.
 const std::string& SpillDirectory() {
-  static const ClipSpillDirectory directory(std::filesystem::temp_directory_path().string());
-  return directory.path();
+  static const struct Spill {
+    std::string parent = TempDir("spill");
+    ClipSpillDirectory directory{parent};
+    ~Spill() { std::filesystem::remove_all(parent); }
+  } spill;
+  return spill.directory.path();
 }
 
 Corpus MakeCorpus(size_t count, uint32_t seed) {

@@ -45,14 +45,24 @@ size_t Count(const std::string& text, const std::string& what) {
   return n;
 }
 
-// Where the findings' clips are spilled, as triage does; removed at exit.
-const std::string& SpillDirectory() {
-  static const ClipSpillDirectory directory(std::filesystem::temp_directory_path().string());
-  return directory.path();
-}
-
 std::string TempPath(const std::string& leaf) {
   return "/tmp/pecan-e2e-helpers-" + std::to_string(::getpid()) + "-" + leaf;
+}
+
+std::string MadeDirectory(const std::string& path) {
+  std::filesystem::create_directories(path);
+  return path;
+}
+
+// Where the findings' clips are spilled, as triage does, inside a directory of this process's
+// own (a spill directory removes the spill directories it finds beside it); removed at exit.
+const std::string& SpillDirectory() {
+  static const struct Spill {
+    std::string parent = MadeDirectory(TempPath("spill"));
+    ClipSpillDirectory directory{parent};
+    ~Spill() { std::filesystem::remove_all(parent); }
+  } spill;
+  return spill.directory.path();
 }
 
 // One trace's finding for the merger: its key, witnesses and (steps > 0) a clip of that length.
@@ -89,8 +99,9 @@ TEST_CASE("a spilled clip is a file until its last reference goes, in a director
           "[workflow][triage]") {
   std::string file, directory;
   std::shared_ptr<const StoredClip> outliving;
+  const std::string own = MadeDirectory(TempPath("spill-test"));
   {
-    const ClipSpillDirectory spill(std::filesystem::temp_directory_path().string());
+    const ClipSpillDirectory spill(own);
     directory = spill.path();
     CHECK(std::filesystem::is_directory(directory));
     pecan::proto::Clip clip;
@@ -110,6 +121,18 @@ TEST_CASE("a spilled clip is a file until its last reference goes, in a director
   }
   CHECK_FALSE(std::filesystem::exists(directory));
   outliving.reset();  // its file is gone already: nothing to do
+  // What an interrupted run left in the same parent goes when the next one starts.
+  const std::string& parent = own;
+  const std::string left = parent + "/" + ClipSpillDirectory::kPrefix + "abc123";
+  std::filesystem::create_directories(left);
+  std::ofstream(left + "/0.clip") << "x";
+  std::ofstream(parent + "/mine.txt") << "x";
+  {
+    const ClipSpillDirectory next(parent);
+    CHECK_FALSE(std::filesystem::exists(left));
+    CHECK(std::filesystem::exists(parent + "/mine.txt"));  // anything else stays
+  }
+  std::filesystem::remove_all(parent);
   const std::string kept = TempPath("kept.clip");
   std::ofstream(kept) << "x";
   StoredClip::Existing(kept, "/bin/app").reset();
