@@ -1,0 +1,72 @@
+// PorClocks: the vector clocks of the partial order relation (POR), computed in one pass over
+// the events in trace order, one event at a time, without the trace in memory. PorIndex keeps
+// what it returns for every event; the streaming race search (streaming_races.h) asks it about
+// the event just fed. The edges are PorIndex's (por_index.h): fork, join, notify -> the wait it
+// woke, barrier generations, semaphore post -> wait, release -> acquire that read it, user
+// happens-before annotations. Lock release -> acquire is not one.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "trace_format/trace.h"
+
+namespace pecan {
+
+// Semaphores: the trace does not record the initial count, so the POR takes the smallest one
+// consistent with the whole trace (the k-th wait in trace order needs k - v earlier posts).
+// A first pass feeds every event to Scan.
+class SemaphoreCounts {
+ public:
+  void Scan(const Event& e);
+  // Per semaphore address that needs one: the smallest initial count.
+  std::unordered_map<uint64_t, uint64_t> Initial() const;
+
+ private:
+  struct Counts {
+    uint64_t posts = 0;
+    uint64_t waits = 0;
+    uint64_t initial = 0;
+  };
+  std::unordered_map<uint64_t, Counts> counts_;
+};
+
+// Where an event stands in its thread: its position (0-based) and the clock version in force at
+// it (a thread's version grows only where an edge arrives that adds order).
+struct PorStep {
+  uint32_t local = 0;
+  uint32_t version = 0;
+};
+
+class PorClocks {
+ public:
+  // `thread_count`: more than every thread id of the trace; `semaphore_initial`: from a
+  // SemaphoreCounts that saw the whole trace.
+  PorClocks(uint32_t thread_count, std::unordered_map<uint64_t, uint64_t> semaphore_initial);
+  ~PorClocks();
+  PorClocks(PorClocks&&) noexcept;
+
+  // Feeds event `i` (events come in trace order, `i` increasing).
+  PorStep Visit(EventIndex i, const Event& e);
+
+  // True when event `local` of thread `earlier` is ordered before the event of thread `t` just
+  // fed (or any later one of t's current clock version).
+  bool OrderedBeforeCurrent(ThreadId earlier, uint32_t local, ThreadId t) const;
+
+  uint32_t thread_count() const;
+  // Per thread, its clock versions flattened: entry [v * thread_count + u] is one more than the
+  // local index of the last event of thread u ordered before the thread's events of version v
+  // (0: none). Version 0 is the all-zero clock.
+  std::vector<std::vector<uint32_t>> TakeClocks();
+  // The inter-thread edges (source, destination) that added ordering, in destination order.
+  std::vector<std::pair<EventIndex, EventIndex>> TakeSyncEdges();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pecan
