@@ -295,13 +295,17 @@ struct KeptAccesses::Impl {
   LocationFilter filter;
   AccessKeyer first{/*record=*/true};
   AccessKeyer second{/*record=*/false};
-  std::vector<bool> kept_key;
+  std::vector<LocationId> location_of_key;  // kNoLocation: dropped
+  std::vector<LocationInfo> locations;
+  std::vector<std::pair<EventIndex, LocationId>> frees;
+  uint64_t all_locations = 0;
   bool decided = false;
 };
 
 KeptAccesses::KeptAccesses(const LocationFilter& filter) : impl_(std::make_unique<Impl>()) {
   impl_->filter = filter;
 }
+
 KeptAccesses::~KeptAccesses() = default;
 
 void KeptAccesses::Scan(EventIndex i, const Event& e) {
@@ -309,10 +313,16 @@ void KeptAccesses::Scan(EventIndex i, const Event& e) {
 }
 
 void KeptAccesses::Decide() {
-  const MergedKeys merged(impl_->first.keys(), impl_->first.frees(), impl_->filter);
-  impl_->kept_key.resize(merged.component_of_key.size());
+  MergedKeys merged(impl_->first.keys(), impl_->first.frees(), impl_->filter);
+  impl_->location_of_key.resize(merged.component_of_key.size());
   for (size_t k = 0; k < merged.component_of_key.size(); ++k)
-    impl_->kept_key[k] = merged.location_of_component[merged.component_of_key[k]] != kNoLocation;
+    impl_->location_of_key[k] = merged.location_of_component[merged.component_of_key[k]];
+  for (const auto& [component, event] : merged.component_frees) {
+    const LocationId l = merged.location_of_component[component];
+    if (l != kNoLocation) impl_->frees.emplace_back(event, l);
+  }
+  impl_->all_locations = merged.components.size();
+  impl_->locations = std::move(merged.kept);
   impl_->first = AccessKeyer(/*record=*/false);  // its tables are not needed any more
   impl_->decided = true;
 }
@@ -321,11 +331,29 @@ bool KeptAccesses::Keeps(EventIndex i, const Event& e) {
   const uint32_t key = impl_->second.Add(i, e.thread, e.kind, e.addr, e.size);
   if (key == AccessKeyer::kNoKey) return true;
   // A key the first pass did not see means the events differ: keep the access (never lose one).
-  return key >= impl_->kept_key.size() || impl_->kept_key[key];
+  return key >= impl_->location_of_key.size() || impl_->location_of_key[key] != kNoLocation;
+}
+
+LocationId KeptAccesses::Locate(EventIndex i, const Event& e) {
+  const uint32_t key = impl_->second.Add(i, e.thread, e.kind, e.addr, e.size);
+  if (key == AccessKeyer::kNoKey || key >= impl_->location_of_key.size()) return kNoLocation;
+  return impl_->location_of_key[key];
+}
+
+const std::vector<LocationInfo>& KeptAccesses::Locations() const {
+  return impl_->locations;
+}
+
+const std::vector<std::pair<EventIndex, LocationId>>& KeptAccesses::Frees() const {
+  return impl_->frees;
+}
+
+uint64_t KeptAccesses::AllLocations() const {
+  return impl_->all_locations;
 }
 
 uint64_t KeptAccesses::DistinctRanges() const {
-  return impl_->decided ? impl_->kept_key.size() : impl_->first.key_count();
+  return impl_->decided ? impl_->location_of_key.size() : impl_->first.key_count();
 }
 
 LocationTable::~LocationTable() = default;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "trace_format/trace.h"
@@ -80,8 +81,8 @@ class LocationTable {
 };
 
 // The table's choice of accesses for a trace read from a file chunk by chunk, without the trace
-// in memory: Scan every event once, Decide, then ask Keeps of every event again, in the same
-// order. An access is kept when its location is (the table built from the kept events alone has
+// in memory: Scan every event once, Decide, then ask Keeps (or Locate) of every event again, in
+// the same order. An access is kept when its location is (the table built from the kept events alone has
 // the same locations and keeps all of them); every other event is kept. Memory: one entry per
 // distinct (address, size, allocation version), not per event.
 class KeptAccesses {
@@ -94,6 +95,14 @@ class KeptAccesses {
   void Scan(EventIndex i, const Event& e);
   void Decide();
   bool Keeps(EventIndex i, const Event& e);
+  // Instead of Keeps, for a reader that needs the location: the LocationId the table would give
+  // access `i` (kNoLocation: not an access, or its location is dropped). Ids and the accessors
+  // below are LocationTable's (Info, FreesBegin, AllLocations).
+  LocationId Locate(EventIndex i, const Event& e);
+  const std::vector<LocationInfo>& Locations() const;  // after Decide, by LocationId
+  // Each FREE with a kept location its block overlaps (LocationTable::FreesBegin), by event.
+  const std::vector<std::pair<EventIndex, LocationId>>& Frees() const;
+  uint64_t AllLocations() const;  // after Decide: every location, kept or not
 
   uint64_t DistinctRanges() const;  // (address, size, version) keys seen
 

@@ -209,12 +209,16 @@ AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options) {
     if (progress) progress->Update(done_patterns + 2);
   }
   if (progress) progress->Finish();
+  FinishFindings(trace, options, &result);
+  result.stats.seconds_total = SecondsSince(start);
+  return result;
+}
 
-  DropAsvDuplicatesOfAtomicity(trace, &result.findings);
-
+void FinishFindings(const Trace& trace, const AnalysisOptions& options, AnalysisResult* result) {
+  DropAsvDuplicatesOfAtomicity(trace, &result->findings);
   // Ids: a hash of pattern, variant and sites; a collision inside one result gets a suffix.
   std::map<std::string, int> used;
-  for (Finding& f : result.findings) {
+  for (Finding& f : result->findings) {
     std::string id = MakeFindingId(trace, f);
     const int n = used[id]++;
     if (n > 0) id += "-" + std::to_string(n + 1);
@@ -223,11 +227,9 @@ AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options) {
   // After the ids, so the findings left keep the ids they have without suppressions.
   if (options.suppressions != nullptr) {
     Symbolizer symbolizer(trace);
-    result.stats.suppressed =
-        ApplySuppressions(trace, symbolizer, *options.suppressions, result.findings);
+    result->stats.suppressed =
+        ApplySuppressions(trace, symbolizer, *options.suppressions, result->findings);
   }
-  result.stats.seconds_total = SecondsSince(start);
-  return result;
 }
 
 }  // namespace pecan

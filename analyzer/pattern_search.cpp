@@ -24,18 +24,6 @@ constexpr uint32_t kUnbound = ~0u;
 constexpr size_t kNoSlot = ~size_t{0};
 constexpr size_t kMaxGroup = 32;  // patterns per shared enumeration (bits of the match mask)
 
-// A FREE is a plain write of its whole block (LocationTable::FreesBegin); only races pair it.
-bool AccessMatches(AccessMatch m, EventKind k) {
-  switch (m) {
-    case AccessMatch::kRead:
-      return k == EventKind::kRead || k == EventKind::kAtomicLoad;
-    case AccessMatch::kWrite:
-      return IsWriteAccess(k) || k == EventKind::kFree;
-    case AccessMatch::kAny:
-      return IsAccess(k) || k == EventKind::kFree;
-  }
-  return false;
-}
 
 struct SiteTupleHash {
   size_t operator()(const std::vector<SiteId>& sites) const {
@@ -1143,6 +1131,18 @@ class Matcher {
 };
 
 }  // namespace
+
+bool AccessMatches(AccessMatch m, EventKind k) {
+  switch (m) {
+    case AccessMatch::kRead:
+      return k == EventKind::kRead || k == EventKind::kAtomicLoad;
+    case AccessMatch::kWrite:
+      return IsWriteAccess(k) || k == EventKind::kFree;
+    case AccessMatch::kAny:
+      return IsAccess(k) || k == EventKind::kFree;
+  }
+  return false;
+}
 
 bool SameShape(const Pattern& a, const Pattern& b) {
   return a.thread == b.thread && a.variable == b.variable && a.region == b.region &&

@@ -31,6 +31,10 @@ struct PatternSearchStats {
 std::vector<Finding> SearchPattern(const AnalysisContext& context, const Pattern& pattern,
                                    PatternSearchStats* stats, uint32_t max_per_site = 0);
 
+// Whether an event of kind `k` fits access type `m`. A FREE is a plain write of its whole block
+// (LocationTable::FreesBegin); only races pair it.
+bool AccessMatches(AccessMatch m, EventKind k);
+
 // Patterns that differ only in access types (and names) have the same shape; a group of them
 // is searched with one enumeration of the trace.
 bool SameShape(const Pattern& a, const Pattern& b);

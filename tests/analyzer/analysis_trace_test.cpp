@@ -13,67 +13,13 @@
 #include "analyzer/analysis.h"
 #include "analyzer/analysis_trace.h"
 #include "tests/support/random_trace_generator.h"
+#include "tests/support/unused_accesses.h"
 #include "tests/support/trace_text.h"
 #include "trace_format/trace_writer.h"
 
 using namespace pecan;
 
 namespace {
-
-// `base` with accesses the analysis has no use for inserted before its events: each thread's
-// private bytes (byte ranges of 1-8 bytes), reads of a table nobody writes, and a heap block
-// that one thread allocates, uses and frees and another thread later allocates again at the
-// same address (a new allocation version: a different variable). Never inside a condition
-// wait's UNLOCK, WAIT, LOCK, which the recorder writes back to back.
-Trace WithUnusedAccesses(const Trace& base, uint64_t seed) {
-  std::mt19937_64 random(seed);
-  Trace out;
-  out.meta = base.meta;
-  out.threads = base.threads;
-  out.sites = base.sites;
-  out.names = base.names;
-  auto site = [&] {
-    out.sites.push_back(SiteInfo{kNoModule, out.sites.size()});
-    return static_cast<SiteId>(out.sites.size() - 1);
-  };
-  constexpr uint64_t kPrivate = 0x700000, kTable = 0x600000, kBlock = 0x500000;
-  int block_owner = -1;  // the thread holding the block now
-  std::vector<EventKind> last_kind(base.threads.size(), EventKind::kUnspecified);
-  for (EventIndex i = 0; i < base.size_events(); ++i) {
-    const ThreadId t = base.thread[i];
-    const EventKind k = base.kind[i];
-    const bool may_insert = k != EventKind::kThreadBegin && k != EventKind::kThreadEnd &&
-                            k != EventKind::kWait && last_kind[t] != EventKind::kWait;
-    last_kind[t] = k;
-    if (may_insert && random() % 2 == 0) {
-      switch (random() % 4) {
-        case 0:
-        case 1:
-          out.push_back(Event{t, random() % 2 ? EventKind::kWrite : EventKind::kRead, 0,
-                              static_cast<uint32_t>(1 + random() % 8),
-                              kPrivate + t * 0x1000 + random() % 24, site()});
-          break;
-        case 2:
-          out.push_back(Event{t, EventKind::kRead, 0, 8, kTable + 8 * (random() % 4), site()});
-          break;
-        default:
-          if (block_owner < 0) {
-            out.push_back(Event{t, EventKind::kAlloc, 0, 32, kBlock, site()});
-            block_owner = static_cast<int>(t);
-          } else if (block_owner == static_cast<int>(t)) {
-            if (random() % 3 == 0) {
-              out.push_back(Event{t, EventKind::kFree, 0, 32, kBlock, site()});
-              block_owner = -1;
-            } else {
-              out.push_back(Event{t, EventKind::kWrite, 0, 8, kBlock + 8 * (random() % 4), site()});
-            }
-          }
-      }
-    }
-    out.push_back(base.event(i));
-  }
-  return out;
-}
 
 void RequireSame(const Finding& a, const Finding& b) {
   CHECK(a.id == b.id);
@@ -102,7 +48,7 @@ TEST_CASE("the trace read for analysis finds what the whole trace finds, holding
       (std::filesystem::temp_directory_path() / "pecan-analysis-trace-test.pecan").string();
   uint64_t recorded = 0, held = 0, findings = 0;
   for (uint64_t seed = 1; seed <= 300; ++seed) {
-    const Trace whole = WithUnusedAccesses(generator.Generate(seed), seed);
+    const Trace whole = test::WithUnusedAccesses(generator.Generate(seed), seed);
     WriteTrace(path, whole);
     for (const char* patterns : {"all", "race", "atomicity,asv"}) {
       AnalysisOptions analysis;
@@ -132,7 +78,7 @@ TEST_CASE("the trace read for analysis finds what the whole trace finds, holding
 
 TEST_CASE("the trace read for analysis under --regions functions is the whole trace",
           "[analysis][analysis_trace]") {
-  const Trace whole = WithUnusedAccesses(test::RandomTraceGenerator().Generate(3), 3);
+  const Trace whole = test::WithUnusedAccesses(test::RandomTraceGenerator().Generate(3), 3);
   const std::string path =
       (std::filesystem::temp_directory_path() / "pecan-analysis-trace-functions.pecan").string();
   WriteTrace(path, whole);
