@@ -2,11 +2,15 @@
 // with every built-in pattern on each (in a child process, so each size's peak memory is its
 // own), and prints time per pattern family, peak RSS and the growth exponents.
 //   bench_analyzer [--sizes 1e5,1e6,1e7] [--workers 8] [--seed 1] [--threads 0] [--from-file DIR]
+//                  [--patterns SPEC] [--indexed]
 // --workers: worker threads of the simulated program; --threads: AnalysisOptions::threads
 // (0 = one per core). --from-file: each trace is written to DIR as a .pecan file first (in a
 // child of its own), and the measured child reads it the way `pecan analyze` does
 // (ReadTraceForAnalysis: only the events the patterns can use) before Analyze: "gen s" is then
-// that read, and "trace MB" the events held.
+// that read, and "trace MB" the events held. --patterns: AnalysisOptions::patterns (default
+// all); with --from-file and race patterns only, the measured child runs the streaming race
+// search on the file (streaming_races.h: "gen s" 0, "analyze s" both passes over the file)
+// unless --indexed asks for the read and Analyze as above.
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,6 +26,7 @@
 
 #include "analyzer/analysis.h"
 #include "analyzer/analysis_trace.h"
+#include "analyzer/streaming_races.h"
 #include "bench/analyzer/realistic_trace.h"
 #include "trace_format/trace_writer.h"
 
@@ -49,15 +54,31 @@ double TraceMb(const pecan::Trace& trace) {
 
 // One size, measured in this process; results as "key value" lines. With a `file`, the trace
 // is written there (when `write`) or read from it for the analysis.
-std::string Measure(uint64_t events, uint32_t workers, uint64_t seed, unsigned threads,
+struct Setup {
+  unsigned threads = 0;
+  std::string patterns = "all";
+  bool indexed = false;  // never the streaming search
+};
+
+std::string Measure(uint64_t events, uint32_t workers, uint64_t seed, const Setup& setup,
                     const std::string& file, bool write) {
   std::ostringstream out;
   pecan::AnalysisOptions options;
-  options.patterns = "all";
-  options.threads = threads;
+  options.patterns = setup.patterns;
+  options.threads = setup.threads;
   auto start = Clock::now();
   pecan::Trace trace;
-  if (file.empty() || write) {
+  pecan::AnalysisResult result;
+  const bool streaming = !file.empty() && !write && !setup.indexed && pecan::StreamsRaces(options);
+  if (streaming) {
+    out << "generate 0\n";
+    out << "threads 0\n";
+    out << "trace_mb 0\n";
+    out << "rss_before " << PeakRssMb() << "\n";
+    result = pecan::AnalyzeRacesFromFile(file, options);
+    out << "events " << result.stats.events << "\n";
+    out << "analyze " << SecondsSince(start) << "\n";
+  } else if (file.empty() || write) {
     trace = pecan::bench::GenerateRealisticTrace({events, workers, seed});
     if (write) {
       pecan::WriteTrace(file, trace);
@@ -66,14 +87,16 @@ std::string Measure(uint64_t events, uint32_t workers, uint64_t seed, unsigned t
   } else {
     trace = pecan::ReadTraceForAnalysis(file, options);
   }
-  out << "generate " << SecondsSince(start) << "\n";
-  out << "events " << trace.RecordedEvents() << "\n";
-  out << "threads " << trace.threads.size() << "\n";
-  out << "trace_mb " << TraceMb(trace) << "\n";
-  out << "rss_before " << PeakRssMb() << "\n";
-  start = Clock::now();
-  pecan::AnalysisResult result = pecan::Analyze(trace, options);
-  out << "analyze " << SecondsSince(start) << "\n";
+  if (!streaming) {
+    out << "generate " << SecondsSince(start) << "\n";
+    out << "events " << trace.RecordedEvents() << "\n";
+    out << "threads " << trace.threads.size() << "\n";
+    out << "trace_mb " << TraceMb(trace) << "\n";
+    out << "rss_before " << PeakRssMb() << "\n";
+    start = Clock::now();
+    result = pecan::Analyze(trace, options);
+    out << "analyze " << SecondsSince(start) << "\n";
+  }
   out << "peak_rss " << PeakRssMb() << "\n";
   out << "findings " << result.findings.size() << "\n";
   out << "shared_locations " << result.stats.shared_locations << "\n";
@@ -89,14 +112,14 @@ std::string Measure(uint64_t events, uint32_t workers, uint64_t seed, unsigned t
 
 // Runs Measure in a child process and parses its lines.
 std::map<std::string, double> MeasureInChild(uint64_t events, uint32_t workers, uint64_t seed,
-                                             unsigned threads, const std::string& file = "",
+                                             const Setup& setup, const std::string& file = "",
                                              bool write_file = false) {
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) std::exit(1);
   pid_t pid = fork();
   if (pid == 0) {
     close(pipe_fds[0]);
-    std::string text = Measure(events, workers, seed, threads, file, write_file);
+    std::string text = Measure(events, workers, seed, setup, file, write_file);
     ssize_t written = write(pipe_fds[1], text.data(), text.size());
     _exit(written == static_cast<ssize_t>(text.size()) ? 0 : 1);
   }
@@ -140,10 +163,18 @@ int main(int argc, char** argv) {
   std::vector<uint64_t> sizes = {100'000, 1'000'000, 10'000'000};
   uint32_t workers = 8;
   uint64_t seed = 1;
-  unsigned threads = 0;
+  Setup setup;
+  unsigned& threads = setup.threads;
   std::string directory;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    std::string flag = argv[i], value = argv[i + 1];
+  for (int i = 1; i < argc; i += 2) {
+    std::string flag = argv[i];
+    if (flag == "--indexed") {
+      setup.indexed = true;
+      --i;
+      continue;
+    }
+    if (i + 1 >= argc) flag = "--help";
+    std::string value = flag == "--help" ? "" : argv[i + 1];
     if (flag == "--sizes") {
       sizes.clear();
       std::istringstream items(value);
@@ -157,18 +188,20 @@ int main(int argc, char** argv) {
       threads = static_cast<unsigned>(std::stoul(value));
     } else if (flag == "--from-file") {
       directory = value;
+    } else if (flag == "--patterns") {
+      setup.patterns = value;
     } else {
       std::fprintf(stderr,
                    "usage: bench_analyzer [--sizes 1e5,1e6,1e7] [--workers N] [--seed S] "
-                   "[--threads N] [--from-file DIR]\n");
+                   "[--threads N] [--from-file DIR] [--patterns SPEC] [--indexed]\n");
       return 2;
     }
   }
 
   std::printf(
-      "pecan analyzer benchmark: realistic traces, %u workers, seed %llu, all built-in "
-      "patterns, search threads %s%s\n",
-      workers, static_cast<unsigned long long>(seed),
+      "pecan analyzer benchmark: realistic traces, %u workers, seed %llu, patterns %s, search "
+      "threads %s%s\n",
+      workers, static_cast<unsigned long long>(seed), setup.patterns.c_str(),
       threads == 0 ? "one per core" : std::to_string(threads).c_str(),
       directory.empty() ? "" : "; read from .pecan files as pecan analyze reads them");
   std::printf(
@@ -184,10 +217,10 @@ int main(int argc, char** argv) {
       file = directory + "/realistic-" + std::to_string(size) + "-w" + std::to_string(workers) +
              "-s" + std::to_string(seed) + ".pecan";
       if (access(file.c_str(), R_OK) != 0 &&
-          MeasureInChild(size, workers, seed, threads, file, /*write=*/true).empty())
+          MeasureInChild(size, workers, seed, setup, file, /*write=*/true).empty())
         return 1;
     }
-    auto v = MeasureInChild(size, workers, seed, threads, file);
+    auto v = MeasureInChild(size, workers, seed, setup, file);
     if (v.empty()) return 1;
     std::printf("%10.0f %7.0f %8.2f %9.2f %8.2f %8.2f %9.2f %8.2f %10.3g %8.0f %8.0f %8.0f %9.0f\n",
                 v["events"], v["threads"], v["generate"], v["analyze"], v["family_index"],

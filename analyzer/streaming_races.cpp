@@ -1,0 +1,505 @@
+// The streaming race search: per kept location its access classes (latest member only), its
+// last access, its FREEs, and the results the sweep's order needs replayed; per thread its POR
+// clock (PorClocks) and held locks (HeldLocks).
+#include "analyzer/streaming_races.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+#include <tuple>
+#include <optional>
+#include <unordered_map>
+
+#include "analyzer/access_locations.h"
+#include "analyzer/builtin_patterns.h"
+#include "analyzer/flat_hash_map.h"
+#include "analyzer/held_locks.h"
+#include "analyzer/pattern_search.h"
+#include "analyzer/por_clocks.h"
+#include "trace_format/progress.h"
+#include "trace_format/trace_reader.h"
+
+namespace pecan {
+namespace {
+
+constexpr EventIndex kNone = ~EventIndex{0};
+
+// An access class (analysis_context.h): one thread's accesses to one location at one site, of
+// one kind, under one set of lock addresses (and, on a location whose accesses differ in byte
+// range, to the same bytes). Only its latest member is kept.
+struct RaceClass {
+  ThreadId thread = 0;
+  SiteId site = 0;
+  EventKind kind = EventKind::kUnspecified;
+  uint32_t lockset = 0;  // HeldLocks address set
+  uint64_t begin = 0;
+  uint64_t end = 0;
+  EventIndex latest = kNone;
+  uint32_t latest_local = 0;
+  uint32_t next_free = 0;          // the location's FREEs before it are paired with a member after
+  std::vector<uint32_t> partners;  // classes A of the pairs (A, this) not resolved yet
+};
+
+struct FreeRecord {
+  EventIndex event = 0;
+  ThreadId thread = 0;
+  uint64_t begin = 0;
+  uint64_t end = 0;
+  uint32_t lockset = 0;
+  uint32_t local = 0;
+  uint64_t accesses_before = 0;  // the location's accesses before it
+};
+
+// The first witness of a pair of classes (A, B): the earliest b of B with an earlier a of A not
+// ordered before it, and the latest such a.
+struct PairResult {
+  uint32_t a_class = 0;
+  uint32_t b_class = 0;
+  EventIndex a = 0;
+  EventIndex b = 0;
+  bool observed = false;
+};
+
+// A FREE (the location's `free`-th) against class `cls`: its last member before the FREE
+// (after == 0) or its first member after it (after == 1).
+struct FreeResult {
+  uint32_t free = 0;
+  uint32_t cls = 0;
+  uint8_t after = 0;
+  EventIndex first = 0;
+  EventIndex second = 0;
+  bool observed = false;
+  uint32_t mask = 0;
+};
+
+// Back-to-back pairs of the location with the same sites and patterns: the first (the best
+// witness of them all) and how many.
+struct ObservedEntry {
+  SiteId first_site = 0;
+  SiteId second_site = 0;
+  uint32_t mask = 0;
+  EventIndex a = 0;
+  EventIndex b = 0;
+  uint64_t count = 0;
+};
+
+struct LocationState {
+  std::vector<RaceClass> classes;
+  std::vector<FreeRecord> frees;
+  EventIndex last = kNone;  // the last access
+  ThreadId last_thread = 0;
+  EventKind last_kind = EventKind::kUnspecified;
+  uint64_t last_addr = 0;
+  uint32_t last_size = 0;
+  uint32_t last_lockset = 0;
+  uint32_t last_local = 0;
+  SiteId last_site = 0;
+  uint64_t accesses = 0;
+  // Classes by first byte, on a location whose accesses differ in byte range.
+  std::multimap<uint64_t, uint32_t> by_begin;
+  uint64_t longest = 0;  // the longest class range
+  std::vector<ObservedEntry> observed;
+  std::vector<PairResult> pairs;
+  std::vector<FreeResult> free_results;
+};
+
+struct ClassKey {
+  LocationId location;
+  ThreadId thread;
+  SiteId site;
+  EventKind kind;
+  uint32_t lockset;
+  uint64_t addr;  // the access's bytes, only on a location whose accesses differ in range
+  uint32_t size;
+  bool operator==(const ClassKey&) const = default;
+};
+
+struct ClassKeyHash {
+  size_t operator()(const ClassKey& k) const {
+    uint64_t h = (uint64_t{k.thread} << 32 | k.site) * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t{k.lockset} << 8 | static_cast<uint8_t>(k.kind)) * 0xBF58476D1CE4E5B9ull;
+    h ^= uint64_t{k.location} * 0x94D049BB133111EBull;
+    h ^= (k.addr + k.size) * 0xD6E8FEB86659FD93ull;
+    return static_cast<size_t>(h ^ (h >> 31));
+  }
+};
+
+struct SiteTupleHash {
+  size_t operator()(const std::pair<SiteId, SiteId>& s) const {
+    return std::hash<uint64_t>()(uint64_t{s.first} << 32 | s.second);
+  }
+};
+
+// The best witness of one site tuple of one pattern (pattern_search.cpp's Candidate).
+struct Best {
+  EventIndex first = 0;
+  EventIndex second = 0;
+  bool observed = false;
+  uint64_t witnesses = 0;
+  bool BetterThan(bool other_observed, EventIndex other_first, EventIndex other_second) const {
+    if (observed != other_observed) return observed;
+    const EventIndex last = std::max(first, second);
+    const EventIndex other_last = std::max(other_first, other_second);
+    if (last != other_last) return last < other_last;
+    const EventIndex window = last - std::min(first, second);
+    return window < other_last - std::min(other_first, other_second);
+  }
+};
+
+// One group of race-shaped patterns, fed the kept events.
+class RaceSearch {
+ public:
+  RaceSearch(const std::vector<const Pattern*>& group, size_t location_count, HeldLocks* locks)
+      : group_(group), locks_(locks), some_plain_(group.front()->some_plain),
+        locations_(location_count), best_(group.size()) {
+    for (uint32_t bit = 0; bit < group.size(); ++bit) {
+      for (uint32_t pos = 0; pos < 2; ++pos) {
+        for (int kind = 0; kind < kEventKindCount; ++kind) {
+          if (AccessMatches(group[bit]->access[pos], static_cast<EventKind>(kind)))
+            match_mask_[pos][kind] |= 1u << bit;
+        }
+      }
+    }
+  }
+
+  // Access `i` of kept location `l`, which LocationInfo `info` describes. `lockset` and `step`
+  // are the thread's held locks and POR position at it.
+  void Access(EventIndex i, const Event& e, LocationId l, const LocationInfo& info,
+              uint32_t lockset, uint32_t local, const PorClocks& por) {
+    HeldLocks& locks = *locks_;
+    LocationState& s = locations_[l];
+    const bool single = info.single_range;
+    const uint32_t size = std::max<uint32_t>(e.size, 1);
+    // A back-to-back pair of the trace.
+    if (s.last != kNone && s.last_thread != e.thread) {
+      const uint32_t mask = RaceMask(s.last_kind, e.kind);
+      if (mask != 0 &&
+          (single || (s.last_addr < e.addr + size && e.addr < s.last_addr + s.last_size))) {
+        ++candidates_;
+        if (!locks.Exclusive(s.last_lockset, lockset) &&
+            !por.OrderedBeforeCurrent(s.last_thread, s.last_local, e.thread)) {
+          AddObserved(s, s.last_site, e.site, mask, s.last, i);
+        }
+      }
+    }
+    const uint32_t b_class = ClassOf(l, s, info, e, lockset);
+    RaceClass& B = s.classes[b_class];
+    // Pairs (A, B) not resolved yet: the latest a of A is the least ordered before this b.
+    for (size_t k = 0; k < B.partners.size();) {
+      const uint32_t a_class = B.partners[k];
+      const RaceClass& A = s.classes[a_class];
+      if (por.OrderedBeforeCurrent(A.thread, A.latest_local, e.thread)) {
+        ++k;
+        continue;
+      }
+      s.pairs.push_back(PairResult{a_class, b_class, A.latest, i, s.last == A.latest});
+      B.partners[k] = B.partners.back();
+      B.partners.pop_back();
+    }
+    // FREEs since B's previous member: this b is B's first member after them.
+    for (uint32_t f = B.next_free; f < s.frees.size(); ++f) {
+      const FreeRecord& F = s.frees[f];
+      if (F.thread == B.thread || B.end <= F.begin || F.end <= B.begin) continue;
+      if (locks.Exclusive(F.lockset, B.lockset)) continue;
+      const uint32_t mask = RaceMask(EventKind::kFree, B.kind);
+      if (mask != 0 && !por.OrderedBeforeCurrent(F.thread, F.local, e.thread)) {
+        s.free_results.push_back(
+            FreeResult{f, b_class, 1, F.event, i, s.accesses == F.accesses_before, mask});
+      }
+    }
+    B.next_free = static_cast<uint32_t>(s.frees.size());
+    B.latest = i;
+    B.latest_local = local;
+    s.last = i;
+    s.last_thread = e.thread;
+    s.last_kind = e.kind;
+    s.last_addr = e.addr;
+    s.last_size = size;
+    s.last_lockset = lockset;
+    s.last_local = local;
+    s.last_site = e.site;
+    ++s.accesses;
+  }
+
+  // FREE `i` of a block overlapping kept location `l`: against each class's latest member.
+  void Free(EventIndex i, const Event& e, LocationId l, uint32_t lockset, uint32_t local,
+            const PorClocks& por) {
+    HeldLocks& locks = *locks_;
+    LocationState& s = locations_[l];
+    const FreeRecord F{i, e.thread, e.addr, e.addr + std::max<uint32_t>(e.size, 1), lockset,
+                       local, s.accesses};
+    const auto f = static_cast<uint32_t>(s.frees.size());
+    s.frees.push_back(F);
+    for (uint32_t c = 0; c < s.classes.size(); ++c) {
+      const RaceClass& B = s.classes[c];
+      if (B.thread == F.thread || B.end <= F.begin || F.end <= B.begin) continue;
+      if (locks.Exclusive(F.lockset, B.lockset)) continue;
+      const uint32_t mask = RaceMask(B.kind, EventKind::kFree);
+      if (mask != 0 && !por.OrderedBeforeCurrent(B.thread, B.latest_local, e.thread))
+        s.free_results.push_back(FreeResult{f, c, 0, B.latest, i, s.last == B.latest, mask});
+    }
+  }
+
+  // The findings, replaying each location's results in the sweep's order.
+  std::vector<Finding> Finish(PatternSearchStats* stats) {
+    for (LocationState& s : locations_) {
+      std::sort(s.free_results.begin(), s.free_results.end(),
+                [](const FreeResult& x, const FreeResult& y) {
+                  return std::tie(x.free, x.cls, x.after) < std::tie(y.free, y.cls, y.after);
+                });
+      for (const FreeResult& r : s.free_results) {
+        ++candidates_;
+        const RaceClass& B = s.classes[r.cls];
+        const SiteId free_site = free_sites_.at(s.frees[r.free].event);
+        const SiteId first_site = r.after ? free_site : B.site;
+        const SiteId second_site = r.after ? B.site : free_site;
+        RecordAll(first_site, second_site, r.mask, r.first, r.second, r.observed, 1);
+      }
+      for (const ObservedEntry& o : s.observed)
+        RecordAll(o.first_site, o.second_site, o.mask, o.a, o.b, true, o.count);
+      std::sort(s.pairs.begin(), s.pairs.end(), [](const PairResult& x, const PairResult& y) {
+        return std::tie(x.a_class, x.b_class) < std::tie(y.a_class, y.b_class);
+      });
+      for (const PairResult& r : s.pairs) {
+        const RaceClass& A = s.classes[r.a_class];
+        const RaceClass& B = s.classes[r.b_class];
+        uint32_t mask = RaceMask(A.kind, B.kind);
+        // Patterns that already have an observed witness for these sites are not swept.
+        for (uint32_t bit = 0; bit < group_.size(); ++bit) {
+          if (!(mask >> bit & 1)) continue;
+          auto known = best_[bit].find({A.site, B.site});
+          if (known != best_[bit].end() && known->second.observed) mask &= ~(1u << bit);
+        }
+        if (mask != 0) RecordAll(A.site, B.site, mask, r.a, r.b, r.observed, 1);
+      }
+      s = LocationState{};
+    }
+    stats->candidates += candidates_;
+    std::vector<Finding> out;
+    for (uint32_t bit = 0; bit < group_.size(); ++bit) {
+      for (const auto& [sites, best] : best_[bit]) {
+        Finding f;
+        f.pattern = group_[bit]->name;
+        f.variant = group_[bit]->variant;
+        f.observed = best.observed;
+        f.adjacent = group_[bit]->adjacent;
+        f.events = {best.first, best.second};
+        f.reason = "no common lock and no happens-before order between the accesses";
+        if (best.observed)
+          f.reason += "; no other access to this location ran between them in the recorded run";
+        f.witnesses = static_cast<uint32_t>(best.witnesses);
+        out.push_back(std::move(f));
+      }
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Finding& a, const Finding& b) { return a.events < b.events; });
+    return out;
+  }
+
+  // The site of each FREE some result names (kept while reading: a FREE is not an access).
+  void NoteFreeSite(EventIndex i, SiteId site) { free_sites_.emplace(i, site); }
+
+ private:
+  uint32_t RaceMask(EventKind a, EventKind b) const {
+    const auto plain = [](EventKind k) { return IsPlainAccess(k) || k == EventKind::kFree; };
+    if (some_plain_ && !plain(a) && !plain(b)) return 0;
+    return match_mask_[0][static_cast<uint8_t>(a)] & match_mask_[1][static_cast<uint8_t>(b)];
+  }
+
+  void AddObserved(LocationState& s, SiteId first_site, SiteId second_site, uint32_t mask,
+                   EventIndex a, EventIndex b) {
+    for (ObservedEntry& o : s.observed) {
+      if (o.first_site == first_site && o.second_site == second_site && o.mask == mask) {
+        ++o.count;
+        return;
+      }
+    }
+    s.observed.push_back(ObservedEntry{first_site, second_site, mask, a, b, 1});
+  }
+
+  // The class of access e, created (and paired with the location's classes) on first use.
+  uint32_t ClassOf(LocationId l, LocationState& s, const LocationInfo& info, const Event& e,
+                   uint32_t lockset) {
+    const bool single = info.single_range;
+    const uint32_t size = std::max<uint32_t>(e.size, 1);
+    const ClassKey key{l, e.thread, e.site, e.kind, lockset, single ? 0 : e.addr, single ? 0 : size};
+    bool inserted = false;
+    const uint32_t id = class_ids_.FindOrInsert(key, static_cast<uint32_t>(s.classes.size()),
+                                                &inserted);
+    if (!inserted) return id;
+    RaceClass X;
+    X.thread = e.thread;
+    X.site = e.site;
+    X.kind = e.kind;
+    X.lockset = lockset;
+    X.begin = single ? info.begin : e.addr;
+    X.end = single ? info.end : e.addr + size;
+    s.classes.push_back(std::move(X));
+    auto link = [&](uint32_t y) {
+      RaceClass& Y = s.classes[y];
+      RaceClass& N = s.classes[id];
+      if (Y.thread == N.thread || !(Y.begin < N.end && N.begin < Y.end)) return;
+      if (locks_->Exclusive(Y.lockset, N.lockset)) return;
+      if (RaceMask(Y.kind, N.kind) != 0) {  // the pair (Y, N)
+        ++candidates_;
+        N.partners.push_back(y);
+      }
+      if (RaceMask(N.kind, Y.kind) != 0) {  // the pair (N, Y)
+        ++candidates_;
+        Y.partners.push_back(id);
+      }
+    };
+    if (single) {
+      for (uint32_t y = 0; y < id; ++y) link(y);
+    } else {
+      const RaceClass& N = s.classes[id];
+      const uint64_t from = N.begin >= s.longest ? N.begin - s.longest + 1 : 0;
+      for (auto it = s.by_begin.lower_bound(from); it != s.by_begin.end() && it->first < N.end;
+           ++it)
+        link(it->second);
+      s.by_begin.emplace(N.begin, id);
+      s.longest = std::max(s.longest, N.end - N.begin);
+    }
+    return id;
+  }
+
+  void RecordAll(SiteId first_site, SiteId second_site, uint32_t mask, EventIndex first,
+                 EventIndex second, bool observed, uint64_t count) {
+    for (uint32_t bit = 0; bit < group_.size(); ++bit) {
+      if (!(mask >> bit & 1)) continue;
+      auto [it, inserted] = best_[bit].try_emplace({first_site, second_site}, Best{});
+      Best& best = it->second;
+      if (inserted || Best{first, second, observed, 0}.BetterThan(best.observed, best.first,
+                                                                   best.second)) {
+        best.first = first;
+        best.second = second;
+        best.observed = observed;
+      }
+      best.witnesses += count;
+    }
+  }
+
+  std::vector<const Pattern*> group_;
+  HeldLocks* locks_;
+  bool some_plain_;
+  std::vector<LocationState> locations_;
+  std::vector<std::unordered_map<std::pair<SiteId, SiteId>, Best, SiteTupleHash>> best_;
+  uint32_t match_mask_[2][kEventKindCount] = {};
+  FlatHashMap<ClassKey, uint32_t, ClassKeyHash> class_ids_;
+  std::unordered_map<EventIndex, SiteId> free_sites_;
+  uint64_t candidates_ = 0;
+};
+
+}  // namespace
+
+bool IsRaceShaped(const Pattern& p) {
+  return p.adjacent && p.unordered && p.size() == 2 && p.variable[0] == p.variable[1];
+}
+
+bool StreamsRaces(const AnalysisOptions& options) {
+  if (options.max_per_site != 0 || SelectsDeadlocks(options.patterns)) return false;
+  const std::vector<Pattern> patterns = SelectPatterns(options.patterns);
+  return !patterns.empty() && std::all_of(patterns.begin(), patterns.end(), IsRaceShaped);
+}
+
+AnalysisResult AnalyzeRacesFromFile(const std::string& path, const AnalysisOptions& options,
+                                    bool show_progress, bool log_warnings) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point start = Clock::now();
+  const std::vector<Pattern> patterns = SelectPatterns(options.patterns);
+  KeptAccesses kept(LocationFilterFor(options));
+  SemaphoreCounts semaphores;
+  uint64_t events = 0;
+  uint32_t thread_count = 0;
+  {
+    TraceReader reader(path, /*log_warnings=*/false);  // the second pass warns, once
+    const uint64_t expected = reader.footer_event_count().value_or(0);
+    std::optional<ProgressReporter> progress;
+    if (show_progress && expected > 0) {
+      progress.emplace("reading the trace (1 of 2: its locations)", expected);
+      progress->KeepAlive(kKeepAliveLogSeconds);
+    }
+    EventBatch batch;
+    while (reader.Next(batch)) {
+      for (size_t j = 0; j < batch.count(); ++j) {
+        const Event e = batch.event(j);
+        kept.Scan(batch.first_event + j, e);
+        if (e.kind == EventKind::kSemPost || e.kind == EventKind::kSemWait) semaphores.Scan(e);
+        thread_count = std::max<uint32_t>(thread_count, e.thread + 1);
+      }
+      events = batch.first_event + batch.count();
+      if (progress) progress->Update(events);
+    }
+    thread_count = std::max<uint32_t>(thread_count, static_cast<uint32_t>(reader.threads().size()));
+  }
+  kept.Decide();
+  const std::vector<LocationInfo>& infos = kept.Locations();
+  const std::vector<std::pair<EventIndex, LocationId>>& frees = kept.Frees();
+
+  // Patterns of one shape are searched together (Analyze's groups).
+  std::vector<std::vector<const Pattern*>> groups;
+  for (const Pattern& pattern : patterns) {
+    auto same = std::find_if(groups.begin(), groups.end(),
+                             [&](const auto& g) { return SameShape(*g.front(), pattern); });
+    if (same == groups.end()) {
+      groups.push_back({&pattern});
+    } else {
+      same->push_back(&pattern);
+    }
+  }
+  HeldLocks locks;
+  std::vector<RaceSearch> searches;
+  for (const auto& group : groups) searches.emplace_back(group, infos.size(), &locks);
+  PorClocks por(thread_count, semaphores.Initial());
+
+  TraceReader reader(path, log_warnings);
+  std::optional<ProgressReporter> progress;
+  if (show_progress && events > 0) {
+    progress.emplace("analyzing (2 of 2: races)", events);
+    progress->KeepAlive(kKeepAliveLogSeconds);
+  }
+  size_t next_free = 0;
+  uint64_t read = 0;
+  EventBatch batch;
+  while (reader.Next(batch)) {
+    for (size_t j = 0; j < batch.count(); ++j) {
+      const EventIndex i = batch.first_event + j;
+      const Event e = batch.event(j);
+      const LocationId l = kept.Locate(i, e);
+      if (IsAccess(e.kind) && l == kNoLocation) continue;  // an access no pattern can use
+      const uint32_t lockset = locks.Current(e.thread);
+      const PorStep step = por.Visit(i, e);
+      if (l != kNoLocation) {
+        for (RaceSearch& search : searches)
+          search.Access(i, e, l, infos[l], lockset, step.local, por);
+      }
+      for (; next_free < frees.size() && frees[next_free].first < i; ++next_free) {}
+      for (; next_free < frees.size() && frees[next_free].first == i; ++next_free) {
+        for (RaceSearch& search : searches) {
+          search.NoteFreeSite(i, e.site);
+          search.Free(i, e, frees[next_free].second, lockset, step.local, por);
+        }
+      }
+      locks.Visit(e);
+    }
+    read = batch.first_event + batch.count();
+    if (progress) progress->Update(read);
+  }
+  if (progress) progress->Finish();
+
+  AnalysisResult result;
+  result.stats.events = read;
+  for (const LocationInfo& info : infos) result.stats.shared_locations += info.shared && info.written;
+  PatternSearchStats stats;
+  for (RaceSearch& search : searches) {
+    for (Finding& f : search.Finish(&stats)) result.findings.push_back(std::move(f));
+  }
+  result.stats.candidates = stats.candidates;
+  const double seconds =
+      std::chrono::duration<double>(Clock::now() - start).count();
+  result.stats.seconds_by_family.emplace_back("race", seconds);
+  result.stats.seconds_total = seconds;
+  return result;
+}
+
+}  // namespace pecan
