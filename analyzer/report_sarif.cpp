@@ -174,7 +174,7 @@ void WriteSarifReport(std::ostream& out, const Trace& trace, const AnalysisResul
     if (!described.events.empty())
       primary["message"] = {{"text", EventText(described.events.front())}};
     json event_indices = json::array();
-    for (EventIndex index : finding.events) event_indices.push_back(index);
+    for (EventIndex index : finding.events) event_indices.push_back(trace.Origin(index));
     results.push_back({{"ruleId", finding.pattern},
                        {"ruleIndex", rule_index},
                        {"level", "warning"},

@@ -4,6 +4,7 @@
 #include "analyzer/streaming_races.h"
 
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <map>
 #include <tuple>
@@ -95,34 +96,24 @@ struct LocationState {
   uint32_t last_local = 0;
   SiteId last_site = 0;
   uint64_t accesses = 0;
-  // Classes by first byte, on a location whose accesses differ in byte range.
-  std::multimap<uint64_t, uint32_t> by_begin;
-  uint64_t longest = 0;  // the longest class range
+  // Classes by first byte, on a location whose accesses differ in byte range; bucket k holds
+  // the classes of up to 2^k bytes (and more than 2^(k-1)), so a query scans only the first
+  // bytes that a class of the bucket could reach from.
+  std::vector<std::multimap<uint64_t, uint32_t>> by_begin;
   std::vector<ObservedEntry> observed;
   std::vector<PairResult> pairs;
   std::vector<FreeResult> free_results;
 };
 
-struct ClassKey {
-  LocationId location;
-  ThreadId thread;
-  SiteId site;
-  EventKind kind;
-  uint32_t lockset;
-  uint64_t addr;  // the access's bytes, only on a location whose accesses differ in range
-  uint32_t size;
-  bool operator==(const ClassKey&) const = default;
-};
-
-struct ClassKeyHash {
-  size_t operator()(const ClassKey& k) const {
-    uint64_t h = (uint64_t{k.thread} << 32 | k.site) * 0x9E3779B97F4A7C15ull;
-    h ^= (uint64_t{k.lockset} << 8 | static_cast<uint8_t>(k.kind)) * 0xBF58476D1CE4E5B9ull;
-    h ^= uint64_t{k.location} * 0x94D049BB133111EBull;
-    h ^= (k.addr + k.size) * 0xD6E8FEB86659FD93ull;
-    return static_cast<size_t>(h ^ (h >> 31));
-  }
-};
+// The hash of an access class's key (the key itself is in its RaceClass).
+uint64_t ClassHash(LocationId location, ThreadId thread, SiteId site, EventKind kind,
+                   uint32_t lockset, uint64_t addr, uint32_t size) {
+  uint64_t h = (uint64_t{thread} << 32 | site) * 0x9E3779B97F4A7C15ull;
+  h ^= (uint64_t{lockset} << 8 | static_cast<uint8_t>(kind)) * 0xBF58476D1CE4E5B9ull;
+  h ^= uint64_t{location} * 0x94D049BB133111EBull;
+  h ^= (addr + size) * 0xD6E8FEB86659FD93ull;
+  return h ^ (h >> 31);
+}
 
 struct SiteTupleHash {
   size_t operator()(const std::pair<SiteId, SiteId>& s) const {
@@ -322,18 +313,30 @@ class RaceSearch {
                    uint32_t lockset) {
     const bool single = info.single_range;
     const uint32_t size = std::max<uint32_t>(e.size, 1);
-    const ClassKey key{l, e.thread, e.site, e.kind, lockset, single ? 0 : e.addr, single ? 0 : size};
+    const uint64_t begin = single ? info.begin : e.addr;
+    const uint64_t end = single ? info.end : e.addr + size;
+    auto same = [&](uint32_t global) {
+      const auto [location, index] = class_refs_[global];
+      if (location != l) return false;
+      const RaceClass& c = s.classes[index];
+      return c.thread == e.thread && c.site == e.site && c.kind == e.kind &&
+             c.lockset == lockset && c.begin == begin && c.end == end;
+    };
     bool inserted = false;
-    const uint32_t id = class_ids_.FindOrInsert(key, static_cast<uint32_t>(s.classes.size()),
-                                                &inserted);
-    if (!inserted) return id;
+    const uint64_t hash = ClassHash(l, e.thread, e.site, e.kind, lockset, single ? 0 : e.addr,
+                                    single ? 0 : size);
+    const uint32_t global = class_ids_.FindOrAdd(hash, static_cast<uint32_t>(class_refs_.size()),
+                                                 same, &inserted);
+    if (!inserted) return class_refs_[global].second;
+    const auto id = static_cast<uint32_t>(s.classes.size());
+    class_refs_.emplace_back(l, id);
     RaceClass X;
     X.thread = e.thread;
     X.site = e.site;
     X.kind = e.kind;
     X.lockset = lockset;
-    X.begin = single ? info.begin : e.addr;
-    X.end = single ? info.end : e.addr + size;
+    X.begin = begin;
+    X.end = end;
     s.classes.push_back(std::move(X));
     auto link = [&](uint32_t y) {
       RaceClass& Y = s.classes[y];
@@ -352,13 +355,18 @@ class RaceSearch {
     if (single) {
       for (uint32_t y = 0; y < id; ++y) link(y);
     } else {
-      const RaceClass& N = s.classes[id];
-      const uint64_t from = N.begin >= s.longest ? N.begin - s.longest + 1 : 0;
-      for (auto it = s.by_begin.lower_bound(from); it != s.by_begin.end() && it->first < N.end;
-           ++it)
-        link(it->second);
-      s.by_begin.emplace(N.begin, id);
-      s.longest = std::max(s.longest, N.end - N.begin);
+      const uint64_t begin = s.classes[id].begin;
+      const uint64_t end = s.classes[id].end;
+      for (uint32_t k = 0; k < s.by_begin.size(); ++k) {
+        const uint64_t reach = uint64_t{1} << k;  // the most bytes a class of the bucket has
+        const uint64_t from = begin >= reach ? begin - reach + 1 : 0;
+        for (auto it = s.by_begin[k].lower_bound(from); it != s.by_begin[k].end() && it->first < end;
+             ++it)
+          link(it->second);
+      }
+      const auto bucket = static_cast<uint32_t>(std::bit_width(end - begin - 1));
+      if (s.by_begin.size() <= bucket) s.by_begin.resize(bucket + 1);
+      s.by_begin[bucket].emplace(begin, id);
     }
     return id;
   }
@@ -385,7 +393,8 @@ class RaceSearch {
   std::vector<LocationState> locations_;
   std::vector<std::unordered_map<std::pair<SiteId, SiteId>, Best, SiteTupleHash>> best_;
   uint32_t match_mask_[2][kEventKindCount] = {};
-  FlatHashMap<ClassKey, uint32_t, ClassKeyHash> class_ids_;
+  FlatIdTable class_ids_;  // global class ids, with their location and index in class_refs_
+  std::vector<std::pair<LocationId, uint32_t>> class_refs_;
   std::unordered_map<EventIndex, SiteId> free_sites_;
   uint64_t candidates_ = 0;
 };
