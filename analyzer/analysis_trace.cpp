@@ -1,10 +1,13 @@
 // ReadTraceForAnalysis: KeptAccesses decides from a first pass over the file which accesses the
-// analysis can use; the second pass builds the trace of those and every other event.
+// analysis can use; the second pass builds the trace of those and every other event. Race
+// patterns alone are searched on the file without it (streaming_races.h).
 #include "analyzer/analysis_trace.h"
 
 #include <optional>
 
 #include "analyzer/access_locations.h"
+#include "analyzer/report_trace.h"
+#include "analyzer/streaming_races.h"
 #include "trace_format/progress.h"
 #include "trace_format/trace_reader.h"
 
@@ -73,12 +76,31 @@ Trace ReadTraceForAnalysis(const std::string& path, const AnalysisOptions& optio
   return trace;
 }
 
+AnalyzedFile AnalyzeFile(const std::string& path, const AnalysisOptions& options,
+                         bool show_progress, bool log_warnings) {
+  AnalyzedFile out;
+  if (StreamsRaces(options)) {
+    out.result = AnalyzeRacesFromFile(path, options, show_progress, log_warnings);
+    std::vector<EventIndex> events;
+    for (const Finding& f : out.result.findings) {
+      events.insert(events.end(), f.events.begin(), f.events.end());
+      events.insert(events.end(), f.overtaken.begin(), f.overtaken.end());
+    }
+    out.trace = ReadReportTrace(path, events);
+    ToTraceNumbers(out.trace, &out.result.findings);
+    FinishFindings(out.trace, options, &out.result);
+    return out;
+  }
+  out.trace = ReadTraceForAnalysis(path, options, show_progress, log_warnings);
+  out.result = Analyze(out.trace, options);
+  return out;
+}
+
 AnalysisResult AnalyzeTraceFile(const std::string& path, const AnalysisOptions& options,
                                 bool show_progress, bool log_warnings) {
-  const Trace trace = ReadTraceForAnalysis(path, options, show_progress, log_warnings);
-  AnalysisResult result = Analyze(trace, options);
-  ToRecordedNumbers(trace, &result.findings);
-  return result;
+  AnalyzedFile analyzed = AnalyzeFile(path, options, show_progress, log_warnings);
+  ToRecordedNumbers(analyzed.trace, &analyzed.result.findings);
+  return std::move(analyzed.result);
 }
 
 void ToRecordedNumbers(const Trace& trace, std::vector<Finding>* findings) {

@@ -25,9 +25,20 @@ namespace pecan {
 Trace ReadTraceForAnalysis(const std::string& path, const AnalysisOptions& options,
                            bool show_progress = false, bool log_warnings = true);
 
-// Analyze() of the trace ReadTraceForAnalysis reads, with every finding's events and slots in
-// the recorded trace's numbers: for commands that need the whole trace afterwards (clips,
-// replays), so the analysis and the whole trace are never in memory together.
+// The analysis of a .pecan file, with a trace that holds every event a report of its findings
+// reads; the findings' events are numbered in that trace (Trace::Origin gives the recorded
+// numbers). Race patterns alone (StreamsRaces) are searched on the file in memory bounded by the
+// program's state (streaming_races.h), and the trace is then only what the report reads
+// (report_trace.h); otherwise it is the trace ReadTraceForAnalysis keeps, and Analyze() runs on it.
+struct AnalyzedFile {
+  Trace trace;
+  AnalysisResult result;
+};
+AnalyzedFile AnalyzeFile(const std::string& path, const AnalysisOptions& options,
+                         bool show_progress = false, bool log_warnings = true);
+// AnalyzeFile's result, every finding's events and slots in the recorded trace's numbers: for
+// commands that need the whole trace afterwards (clips, replays), so the analysis and the whole
+// trace are never in memory together.
 AnalysisResult AnalyzeTraceFile(const std::string& path, const AnalysisOptions& options,
                                 bool show_progress = false, bool log_warnings = true);
 

@@ -45,19 +45,30 @@ constexpr char kPecanMagic[] = "PECANTRC";
 
 // A .pecan file is recognized by its magic (whatever its name); a file named *.pecan without
 // it goes to the .pecan reader too, for its precise error; anything else is read as STD text.
-// A .pecan trace is read as the analysis needs it: its events but the accesses no selected
-// pattern can use (analyzer/analysis_trace.h), so a long run's trace fits in memory.
-Trace LoadTrace(const std::string& path, const AnalysisOptions& analysis) {
+bool IsPecanFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw PecanError(path + ": cannot open: " + std::strerror(errno));
   char magic[sizeof kPecanMagic - 1] = {};
   in.read(magic, sizeof magic);
-  bool has_magic =
-      in.gcount() == sizeof magic && std::memcmp(magic, kPecanMagic, sizeof magic) == 0;
-  in.close();
-  if (has_magic || path.ends_with(".pecan"))
-    return ReadTraceForAnalysis(path, analysis, /*show_progress=*/true);
-  return ImportStdFile(path);
+  return (in.gcount() == sizeof magic && std::memcmp(magic, kPecanMagic, sizeof magic) == 0) ||
+         path.ends_with(".pecan");
+}
+
+// A .pecan trace is analyzed without holding all its events (analyzer/analysis_trace.h): the
+// accesses no selected pattern can use are left out, and race patterns alone are searched on
+// the file. The PTG picture needs the analysis's own trace, so --ptg reads it.
+AnalyzedFile LoadAndAnalyze(const std::string& path, const AnalysisOptions& analysis, bool ptg) {
+  if (!IsPecanFile(path)) {
+    AnalyzedFile out;
+    out.trace = ImportStdFile(path);
+    out.result = Analyze(out.trace, analysis);
+    return out;
+  }
+  if (!ptg) return AnalyzeFile(path, analysis, /*show_progress=*/true);
+  AnalyzedFile out;
+  out.trace = ReadTraceForAnalysis(path, analysis, /*show_progress=*/true);
+  out.result = Analyze(out.trace, analysis);
+  return out;
 }
 
 void WriteReport(std::ostream& out, const AnalyzeOptions& options, const Trace& trace,
@@ -80,8 +91,9 @@ int RunAnalyze(const AnalyzeOptions& options) {
   analysis.suppressions = LoadSuppressions(options.suppressions, "analyze");
   analysis.max_pattern_work = options.max_pattern_work;
   LocationFilterFor(analysis);  // a bad pattern spec stops here, before the trace is read
-  const Trace trace = LoadTrace(options.trace_path, analysis);
-  AnalysisResult result = Analyze(trace, analysis);
+  AnalyzedFile analyzed = LoadAndAnalyze(options.trace_path, analysis, !options.ptg_dot.empty());
+  const Trace& trace = analyzed.trace;
+  const AnalysisResult& result = analyzed.result;
   if (!options.ptg_dot.empty()) {
     std::ofstream dot(options.ptg_dot, std::ios::binary | std::ios::trunc);
     if (!dot) throw PecanError(options.ptg_dot + ": cannot write: " + std::strerror(errno));
