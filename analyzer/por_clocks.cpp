@@ -1,21 +1,24 @@
 // PorClocks: each receiving event joins its messages into its thread's current clock; a new
-// version is stored only when the clock actually grew. Messages refer to a sender's version, so
-// a message costs a few words, not a vector.
+// clock is made only when it actually grew. Clocks are shared and never changed once made, so a
+// message holds its sender's clock by reference, and a clock no message needs any more is freed.
 #include "analyzer/por_clocks.h"
 
 #include <algorithm>
+#include <deque>
 #include <optional>
 
 namespace pecan {
 namespace {
 
-// The sending side of a POR edge: event `local` (trace index `event`) of `thread`, whose clock
-// is version `version` of that thread.
+using ClockRef = std::shared_ptr<const std::vector<uint32_t>>;
+
+// The sending side of a POR edge: event `local` (trace index `event`) of `thread`, and the
+// thread's clock at it.
 struct MessageRef {
   ThreadId thread = 0;
   uint32_t local = 0;
-  uint32_t version = 0;
   EventIndex event = 0;
+  ClockRef clock;
 };
 
 // At most one message per sending thread: a later event of the same thread dominates an earlier
@@ -51,6 +54,8 @@ bool IsReleaseOrder(uint8_t flags) {
          order == MemoryOrder::kSeqCst;
 }
 
+constexpr EventIndex kNoEvent = ~EventIndex{0};
+
 struct PairHash {
   size_t operator()(const std::pair<ThreadId, uint64_t>& p) const {
     return std::hash<uint64_t>()(p.second * 0x9E3779B97F4A7C15ull ^ p.first);
@@ -78,11 +83,14 @@ std::unordered_map<uint64_t, uint64_t> SemaphoreCounts::Initial() const {
 
 struct PorClocks::Impl {
   uint32_t n = 0;
-  // Per thread: events fed, the last one's trace index, the current clock and its version.
+  bool record = true;  // keep every version and edge (TakeClocks, TakeSyncEdges)
+  // Per thread: events fed, the last one's trace index, the current clock and its version, and
+  // the trace index of its last event in the whole trace (kNoEvent: none).
   std::vector<uint32_t> events;
   std::vector<EventIndex> last_event;
-  std::vector<std::vector<uint32_t>> current;
+  std::vector<ClockRef> current;
   std::vector<uint32_t> current_version;
+  std::vector<EventIndex> final_event;
   std::vector<std::vector<uint32_t>> clocks;  // TakeClocks()
   std::vector<std::pair<EventIndex, EventIndex>> sync_edges;
   std::vector<std::optional<MessageRef>> fork_message;
@@ -94,7 +102,11 @@ struct PorClocks::Impl {
     bool broadcast;
     bool consumed;
   };
-  std::unordered_map<uint64_t, std::vector<NotifyRecord>> notifies;
+  struct NotifyRecords {
+    std::vector<NotifyRecord> records;  // in trace order
+    size_t pruned_at = 0;               // size after the last pruning
+  };
+  std::unordered_map<uint64_t, NotifyRecords> notifies;
 
   struct BarrierState {
     MessageSet open_generation;
@@ -106,7 +118,8 @@ struct PorClocks::Impl {
   std::unordered_map<std::pair<ThreadId, uint64_t>, uint32_t, PairHash> arrival_generation;
 
   struct SemaphoreState {
-    std::vector<MessageRef> posts;
+    std::deque<MessageRef> posts;  // from the first_post-th (0-based) on
+    uint64_t first_post = 0;
     uint64_t waits = 0;
     uint64_t initial = 0;
   };
@@ -157,14 +170,14 @@ struct PorClocks::Impl {
     const PorStep step{local, current_version[t]};
 
     // Sending side.
-    const MessageRef self{t, local, step.version, i};
+    const MessageRef self{t, local, i, current[t]};
     switch (e.kind) {
       case EventKind::kFork:
         if (e.addr < n) fork_message[e.addr] = self;
         break;
       case EventKind::kNotify:
       case EventKind::kNotifyAll:
-        notifies[e.addr].push_back(NotifyRecord{self, e.kind == EventKind::kNotifyAll, false});
+        AddNotify(e.addr, NotifyRecord{self, e.kind == EventKind::kNotifyAll, false});
         break;
       case EventKind::kBarrierArrive:
         Arrive(e, self);
@@ -190,7 +203,7 @@ struct PorClocks::Impl {
   }
 
   MessageRef LatestOf(ThreadId t) const {
-    return MessageRef{t, events[t] - 1, current_version[t], last_event[t]};
+    return MessageRef{t, events[t] - 1, last_event[t], current[t]};
   }
 
   void Receive(ThreadId t, EventIndex i, const MessageSet& set) {
@@ -199,17 +212,38 @@ struct PorClocks::Impl {
 
   void Receive(ThreadId t, EventIndex i, const MessageRef& m) {
     if (m.thread == t) return;  // program order already covers it
-    std::vector<uint32_t>& cur = current[t];
     // The clock is transitively closed: if the source itself is already known to precede i,
     // so is everything before it, and the edge adds nothing.
-    if (m.local + 1 <= cur[m.thread]) return;
-    const uint32_t* source = clocks[m.thread].data() + static_cast<size_t>(m.version) * n;
-    for (uint32_t u = 0; u < n; ++u) cur[u] = std::max(cur[u], source[u]);
-    cur[m.thread] = m.local + 1;
-    sync_edges.emplace_back(m.event, i);
-    std::vector<uint32_t>& versions = clocks[t];
-    versions.insert(versions.end(), cur.begin(), cur.end());
-    current_version[t] = static_cast<uint32_t>(versions.size() / n - 1);
+    if (m.local + 1 <= (*current[t])[m.thread]) return;
+    auto grown = std::make_shared<std::vector<uint32_t>>(*current[t]);
+    const std::vector<uint32_t>& source = *m.clock;
+    for (uint32_t u = 0; u < n; ++u) (*grown)[u] = std::max((*grown)[u], source[u]);
+    (*grown)[m.thread] = m.local + 1;
+    ++current_version[t];
+    if (record) {
+      sync_edges.emplace_back(m.event, i);
+      clocks[t].insert(clocks[t].end(), grown->begin(), grown->end());
+    }
+    current[t] = std::move(grown);
+  }
+
+  // A notify record is needed only while some wait could still take it: a later wait of thread
+  // u looks back to u's previous event at the furthest, so records before every unfinished
+  // thread's last event are dropped (a thread with no event yet keeps them all).
+  void AddNotify(uint64_t cv, const NotifyRecord& record) {
+    NotifyRecords& list = notifies[cv];
+    list.records.push_back(record);
+    if (list.records.size() < 2 * list.pruned_at + 64) return;
+    EventIndex floor = ~EventIndex{0};
+    for (ThreadId u = 0; u < n; ++u) {
+      // Finished: its last event in the trace is behind this notify.
+      if (final_event[u] == kNoEvent || final_event[u] < record.sender.event) continue;
+      floor = std::min(floor, events[u] == 0 ? EventIndex{0} : last_event[u]);
+    }
+    auto keep = std::find_if(list.records.begin(), list.records.end(),
+                             [&](const NotifyRecord& r) { return r.sender.event >= floor; });
+    list.records.erase(list.records.begin(), keep);
+    list.pruned_at = list.records.size();
   }
 
   // The notify that woke a wait is the last NOTIFY_ALL, or the last NOTIFY not already consumed
@@ -218,7 +252,7 @@ struct PorClocks::Impl {
   void ReceiveNotify(ThreadId t, EventIndex wait, uint64_t cv, EventIndex wait_started) {
     auto it = notifies.find(cv);
     if (it == notifies.end()) return;
-    std::vector<NotifyRecord>& records = it->second;
+    std::vector<NotifyRecord>& records = it->second.records;
     for (auto r = records.rbegin(); r != records.rend(); ++r) {
       if (r->sender.event < wait_started) break;
       if (r->sender.thread == t) continue;
@@ -265,7 +299,12 @@ struct PorClocks::Impl {
     const uint64_t k = ++s.waits;
     if (k <= s.initial) return;
     const uint64_t post = k - s.initial - 1;  // 0-based index of the (k - v)-th post
-    if (post < s.posts.size()) Receive(t, i, s.posts[post]);
+    // Later waits take later posts: the ones before this one are not needed any more.
+    while (s.first_post < post && !s.posts.empty()) {
+      s.posts.pop_front();
+      ++s.first_post;
+    }
+    if (post == s.first_post && !s.posts.empty()) Receive(t, i, s.posts.front());
   }
 
   // Release sequences, simplified: a plain write or a non-RMW store starts a new sequence at
@@ -303,16 +342,20 @@ struct PorClocks::Impl {
 };
 
 PorClocks::PorClocks(uint32_t thread_count,
-                     std::unordered_map<uint64_t, uint64_t> semaphore_initial)
+                     std::unordered_map<uint64_t, uint64_t> semaphore_initial,
+                     std::vector<EventIndex> final_event, bool record)
     : impl_(std::make_unique<Impl>()) {
   Impl& s = *impl_;
   const uint32_t n = thread_count;
   s.n = n;
+  s.record = record;
   s.events.assign(n, 0);
   s.last_event.assign(n, 0);
-  s.current.assign(n, std::vector<uint32_t>(n, 0));
+  s.current.assign(n, std::make_shared<const std::vector<uint32_t>>(n, 0));
   s.current_version.assign(n, 0);
-  s.clocks.assign(n, std::vector<uint32_t>(n, 0));
+  s.final_event = std::move(final_event);
+  s.final_event.resize(n, kNoEvent);
+  if (record) s.clocks.assign(n, std::vector<uint32_t>(n, 0));
   s.fork_message.assign(n, std::nullopt);
   s.release_fence.assign(n, std::nullopt);
   s.unacquired_reads.assign(n, MessageSet());
@@ -327,7 +370,7 @@ PorStep PorClocks::Visit(EventIndex i, const Event& e) {
 }
 
 bool PorClocks::OrderedBeforeCurrent(ThreadId earlier, uint32_t local, ThreadId t) const {
-  return earlier == t || impl_->current[t][earlier] > local;
+  return earlier == t || (*impl_->current[t])[earlier] > local;
 }
 
 uint32_t PorClocks::thread_count() const {

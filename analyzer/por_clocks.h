@@ -44,8 +44,12 @@ struct PorStep {
 class PorClocks {
  public:
   // `thread_count`: more than every thread id of the trace; `semaphore_initial`: from a
-  // SemaphoreCounts that saw the whole trace.
-  PorClocks(uint32_t thread_count, std::unordered_map<uint64_t, uint64_t> semaphore_initial);
+  // SemaphoreCounts that saw the whole trace; `final_event`: per thread, the index of its last
+  // event in the trace (~0 or missing: it has none), so what no later wait can use is dropped.
+  // With `record`, every clock version and edge is kept for TakeClocks and TakeSyncEdges;
+  // without, memory is bounded by the threads and the messages still pending.
+  PorClocks(uint32_t thread_count, std::unordered_map<uint64_t, uint64_t> semaphore_initial,
+            std::vector<EventIndex> final_event, bool record);
   ~PorClocks();
   PorClocks(PorClocks&&) noexcept;
 
@@ -57,11 +61,12 @@ class PorClocks {
   bool OrderedBeforeCurrent(ThreadId earlier, uint32_t local, ThreadId t) const;
 
   uint32_t thread_count() const;
-  // Per thread, its clock versions flattened: entry [v * thread_count + u] is one more than the
+  // With `record`: per thread, its clock versions flattened: entry [v * thread_count + u] is one more than the
   // local index of the last event of thread u ordered before the thread's events of version v
   // (0: none). Version 0 is the all-zero clock.
   std::vector<std::vector<uint32_t>> TakeClocks();
-  // The inter-thread edges (source, destination) that added ordering, in destination order.
+  // With `record`: the inter-thread edges (source, destination) that added ordering, in
+  // destination order.
   std::vector<std::pair<EventIndex, EventIndex>> TakeSyncEdges();
 
  private:

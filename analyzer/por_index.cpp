@@ -25,11 +25,13 @@ PorIndex::PorIndex(const Trace& trace) : impl_(std::make_unique<Impl>()) {
   uint32_t n = static_cast<uint32_t>(trace.threads.size());
   for (ThreadId t : trace.thread) n = std::max<uint32_t>(n, t + 1);
   SemaphoreCounts semaphores;
+  std::vector<EventIndex> final_event(n, ~EventIndex{0});
   for (EventIndex i = 0; i < n_events; ++i) {
     const EventKind k = trace.kind[i];
     if (k == EventKind::kSemPost || k == EventKind::kSemWait) semaphores.Scan(trace.event(i));
+    final_event[trace.thread[i]] = i;
   }
-  PorClocks clocks(n, semaphores.Initial());
+  PorClocks clocks(n, semaphores.Initial(), std::move(final_event), /*record=*/true);
   d.thread_count = n;
   d.local.resize(n_events);
   d.version.resize(n_events);

@@ -420,6 +420,7 @@ AnalysisResult AnalyzeRacesFromFile(const std::string& path, const AnalysisOptio
   SemaphoreCounts semaphores;
   uint64_t events = 0;
   uint32_t thread_count = 0;
+  std::vector<EventIndex> final_event;  // per thread: its last event
   {
     TraceReader reader(path, /*log_warnings=*/false);  // the second pass warns, once
     const uint64_t expected = reader.footer_event_count().value_or(0);
@@ -435,6 +436,8 @@ AnalysisResult AnalyzeRacesFromFile(const std::string& path, const AnalysisOptio
         kept.Scan(batch.first_event + j, e);
         if (e.kind == EventKind::kSemPost || e.kind == EventKind::kSemWait) semaphores.Scan(e);
         thread_count = std::max<uint32_t>(thread_count, e.thread + 1);
+        if (e.thread >= final_event.size()) final_event.resize(e.thread + 1, ~EventIndex{0});
+        final_event[e.thread] = batch.first_event + j;
       }
       events = batch.first_event + batch.count();
       if (progress) progress->Update(events);
@@ -459,7 +462,7 @@ AnalysisResult AnalyzeRacesFromFile(const std::string& path, const AnalysisOptio
   HeldLocks locks;
   std::vector<RaceSearch> searches;
   for (const auto& group : groups) searches.emplace_back(group, infos.size(), &locks);
-  PorClocks por(thread_count, semaphores.Initial());
+  PorClocks por(thread_count, semaphores.Initial(), std::move(final_event), /*record=*/false);
 
   TraceReader reader(path, log_warnings);
   std::optional<ProgressReporter> progress;

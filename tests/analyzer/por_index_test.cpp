@@ -229,3 +229,32 @@ TEST_CASE("POR: transitivity across three threads", "[por]") {
   CHECK(por.TcInterval(last) == 1);
   CHECK(por.TcInterval(first) == 0);
 }
+
+// Notify records are dropped once no later wait can take them (por_clocks.cpp): a wait looks
+// back to its thread's previous event, and a thread with no event yet looks back to the start.
+TEST_CASE("POR: old notifies stay for a thread that has not started, and for semaphores' order",
+          "[por]") {
+  TraceBuilder b;
+  const EventIndex first = b.Notify(0, 50);  // nobody waits yet
+  EventIndex last_wait = 0;
+  for (int round = 0; round < 300; ++round) {  // each consumed by T1, far past the pruning point
+    b.Unlock(1, 7);
+    b.Notify(0, 50);
+    last_wait = b.Wait(1, 50);
+    b.Lock(1, 7);
+  }
+  // T2's first event waits: it looks back to the start, past 300 consumed notifies, to `first`.
+  const EventIndex late = b.Wait(2, 50);
+  // Semaphore posts already taken by earlier waits are dropped; the k-th wait still gets the
+  // k-th post.
+  EventIndex tenth_post = 0, tenth_wait = 0;
+  for (int k = 1; k <= 20; ++k) {
+    const EventIndex post = b.Add(0, pecan::EventKind::kSemPost, 90, 0, 0, 0);
+    const EventIndex wait = b.Add(1, pecan::EventKind::kSemWait, 90, 0, 0, 0);
+    if (k == 10) tenth_post = post, tenth_wait = wait;
+  }
+  PorIndex por(b.trace());
+  CHECK(por.Ordered(first, late));
+  CHECK(por.Ordered(last_wait - 1, last_wait));  // the notify just before T1's last wait
+  CHECK(por.Ordered(tenth_post, tenth_wait));
+}
