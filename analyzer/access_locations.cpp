@@ -6,24 +6,9 @@
 #include <map>
 #include <numeric>
 
-#include "analyzer/flat_hash_map.h"
 
 namespace pecan {
 namespace {
-
-struct RangeKey {
-  uint64_t addr;
-  uint32_t size;
-  bool operator==(const RangeKey&) const = default;
-};
-
-struct RangeKeyHash {
-  size_t operator()(const RangeKey& k) const {
-    uint64_t h = k.addr * 0x9E3779B97F4A7C15ull;
-    h ^= (h >> 29) ^ (uint64_t{k.size} * 0xBF58476D1CE4E5B9ull);
-    return static_cast<size_t>(h ^ (h >> 32));
-  }
-};
 
 // Which FREE/ALLOC last covered each byte: disjoint painted intervals, start -> (end, version).
 class AllocationVersions {
@@ -58,15 +43,64 @@ class AllocationVersions {
   std::map<uint64_t, std::pair<uint64_t, uint32_t>> intervals_;
 };
 
+// What the pass knows of one (address, size): the key of its current allocation version.
 struct KeyState {
-  uint64_t frees_seen = 0;  // allocation events seen when the key id was last checked
+  uint64_t addr = 0;
+  uint32_t size = 0;        // 0: an empty slot (access sizes count as at least 1)
+  uint32_t frees_seen = 0;  // allocation events seen when the key was last checked
   uint32_t version = 0;
   uint32_t key = 0;
 };
 
-// The per-access lookup of the one pass (a node-based map spends the pass on cache misses at
-// tens of millions of accesses).
-using RangeStates = FlatHashMap<RangeKey, KeyState, RangeKeyHash>;
+// The per-access lookup of the one pass: open addressing in one flat array of 24-byte slots,
+// filled up to three quarters. There is a slot per distinct (address, size) the program touched,
+// tens of millions for a program that walks big buffers, so the slot size is the pass's memory
+// (a node-based map would also spend the pass on cache misses).
+class RangeStates {
+ public:
+  RangeStates() : slots_(1024) {}
+
+  KeyState& FindOrInsert(uint64_t addr, uint32_t size, bool* inserted) {
+    if ((used_ + 1) * 4 > slots_.size() * 3) Grow();
+    const size_t mask = slots_.size() - 1;
+    for (size_t at = Hash(addr, size) & mask;; at = (at + 1) & mask) {
+      KeyState& slot = slots_[at];
+      if (slot.size == 0) {
+        slot.addr = addr;
+        slot.size = size;
+        ++used_;
+        *inserted = true;
+        return slot;
+      }
+      if (slot.addr == addr && slot.size == size) {
+        *inserted = false;
+        return slot;
+      }
+    }
+  }
+
+ private:
+  static size_t Hash(uint64_t addr, uint32_t size) {
+    uint64_t h = addr * 0x9E3779B97F4A7C15ull;
+    h ^= (h >> 29) ^ (uint64_t{size} * 0xBF58476D1CE4E5B9ull);
+    return static_cast<size_t>(h ^ (h >> 32));
+  }
+
+  void Grow() {
+    std::vector<KeyState> old(slots_.size() * 2);
+    old.swap(slots_);
+    const size_t mask = slots_.size() - 1;
+    for (const KeyState& slot : old) {
+      if (slot.size == 0) continue;
+      size_t at = Hash(slot.addr, slot.size) & mask;
+      while (slots_[at].size != 0) at = (at + 1) & mask;
+      slots_[at] = slot;
+    }
+  }
+
+  std::vector<KeyState> slots_;
+  size_t used_ = 0;
+};
 
 // A FREE, with the version its block had before it and the one it starts.
 struct FreeEvent {
@@ -86,6 +120,7 @@ struct KeyInfo {
   bool many_threads = false;
   bool written = false;
   bool read = false;
+  EventIndex last = 0;  // the last access
 };
 
 // The table's one pass over the events, one event at a time: keys each access by (address,
@@ -113,18 +148,20 @@ class AccessKeyer {
     if (!IsAccess(kind)) return kNoKey;
     const uint32_t size = std::max<uint32_t>(raw_size, 1);
     bool inserted = false;
-    KeyState& state = states_.FindOrInsert(RangeKey{addr, size}, KeyState{}, &inserted);
-    if (inserted || state.frees_seen != allocation_events_) {
+    KeyState& state = states_.FindOrInsert(addr, size, &inserted);
+    const auto frees_seen = static_cast<uint32_t>(allocation_events_);
+    if (inserted || state.frees_seen != frees_seen) {
       const uint32_t version = allocation_events_ == 0 ? 0 : versions_.VersionAt(addr);
       if (inserted || version != state.version) {
         state.version = version;
         state.key = static_cast<uint32_t>(key_count_++);
         if (record_) keys_.push_back(KeyInfo{addr, addr + size, version, thread});
       }
-      state.frees_seen = allocation_events_;
+      state.frees_seen = frees_seen;
     }
     if (record_) {
       KeyInfo& key = keys_[state.key];
+      key.last = i;
       if (thread != key.first_thread) key.many_threads = true;
       if (IsWriteAccess(kind)) {
         key.written = true;
@@ -156,6 +193,7 @@ struct MergedKeys {
   struct Component {
     LocationInfo info;
     ThreadId first_thread;
+    EventIndex last;  // the last access, or FREE of its bytes
   };
   std::vector<Component> components;
   std::vector<uint32_t> component_of_key;
@@ -184,7 +222,7 @@ MergedKeys::MergedKeys(const std::vector<KeyInfo>& keys, const std::vector<FreeE
       info.shared = key.many_threads;
       info.written = key.written;
       info.read = key.read;
-      components.push_back(Component{info, key.first_thread});
+      components.push_back(Component{info, key.first_thread, key.last});
     } else {
       // A second key: a different byte range (keys of one version are distinct ranges).
       LocationInfo& info = components.back().info;
@@ -193,6 +231,7 @@ MergedKeys::MergedKeys(const std::vector<KeyInfo>& keys, const std::vector<FreeE
       info.shared |= key.many_threads || key.first_thread != components.back().first_thread;
       info.written |= key.written;
       info.read |= key.read;
+      components.back().last = std::max(components.back().last, key.last);
     }
     component_of_key[k] = static_cast<uint32_t>(components.size() - 1);
   }
@@ -211,6 +250,7 @@ MergedKeys::MergedKeys(const std::vector<KeyInfo>& keys, const std::vector<FreeE
            ++it) {
         it->info.written = true;
         it->info.shared |= f.thread != it->first_thread;
+        it->last = std::max(it->last, f.event);
         component_frees.emplace_back(static_cast<uint32_t>(it - components.begin()), f.event);
       }
     }
@@ -298,6 +338,7 @@ struct KeptAccesses::Impl {
   std::vector<LocationId> location_of_key;  // kNoLocation: dropped
   std::vector<LocationInfo> locations;
   std::vector<std::pair<EventIndex, LocationId>> frees;
+  std::vector<EventIndex> last_uses;
   uint64_t all_locations = 0;
   bool decided = false;
 };
@@ -321,6 +362,9 @@ void KeptAccesses::Decide() {
     const LocationId l = merged.location_of_component[component];
     if (l != kNoLocation) impl_->frees.emplace_back(event, l);
   }
+  for (size_t c = 0; c < merged.components.size(); ++c)
+    if (merged.location_of_component[c] != kNoLocation)
+      impl_->last_uses.push_back(merged.components[c].last);
   impl_->all_locations = merged.components.size();
   impl_->locations = std::move(merged.kept);
   impl_->first = AccessKeyer(/*record=*/false);  // its tables are not needed any more
@@ -346,6 +390,10 @@ const std::vector<LocationInfo>& KeptAccesses::Locations() const {
 
 const std::vector<std::pair<EventIndex, LocationId>>& KeptAccesses::Frees() const {
   return impl_->frees;
+}
+
+const std::vector<EventIndex>& KeptAccesses::LastUses() const {
+  return impl_->last_uses;
 }
 
 uint64_t KeptAccesses::AllLocations() const {

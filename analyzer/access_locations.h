@@ -102,6 +102,8 @@ class KeptAccesses {
   const std::vector<LocationInfo>& Locations() const;  // after Decide, by LocationId
   // Each FREE with a kept location its block overlaps (LocationTable::FreesBegin), by event.
   const std::vector<std::pair<EventIndex, LocationId>>& Frees() const;
+  // Per kept location: its last access or FREE (no event after it uses the location).
+  const std::vector<EventIndex>& LastUses() const;
   uint64_t AllLocations() const;  // after Decide: every location, kept or not
 
   uint64_t DistinctRanges() const;  // (address, size, version) keys seen

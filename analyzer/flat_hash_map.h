@@ -89,7 +89,8 @@ class FlatHashMap {
 // millions of keys, where a map holding the keys would double the memory.
 class FlatIdTable {
  public:
-  FlatIdTable() : slots_(kInitialSlots) {}
+  // `initial_slots`: a power of two (small for the many small tables of a streaming search).
+  explicit FlatIdTable(size_t initial_slots = kInitialSlots) : slots_(initial_slots) {}
 
   // The id of the key hashed to `hash` for which `same(id)` holds; if there is none, `next`
   // becomes its id (and `*inserted` is set).

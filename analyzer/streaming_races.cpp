@@ -7,6 +7,7 @@
 #include <bit>
 #include <chrono>
 #include <map>
+#include <numeric>
 #include <tuple>
 #include <optional>
 #include <unordered_map>
@@ -43,6 +44,7 @@ struct RaceClass {
 
 struct FreeRecord {
   EventIndex event = 0;
+  SiteId site = 0;
   ThreadId thread = 0;
   uint64_t begin = 0;
   uint64_t end = 0;
@@ -84,8 +86,22 @@ struct ObservedEntry {
   uint64_t count = 0;
 };
 
+// A result of a location whose life ended, in the order of the sweep, with what the replay
+// needs of its classes.
+struct DoneResult {
+  EventIndex first = 0;
+  EventIndex second = 0;
+  SiteId first_site = 0;
+  SiteId second_site = 0;
+  EventKind first_kind = EventKind::kUnspecified;  // pairs: for their patterns
+  EventKind second_kind = EventKind::kUnspecified;
+  uint32_t mask = 0;  // FREEs: their patterns
+  bool observed = false;
+};
+
 struct LocationState {
   std::vector<RaceClass> classes;
+  FlatIdTable class_ids{8};  // classes by key (the key is in the class)
   std::vector<FreeRecord> frees;
   EventIndex last = kNone;  // the last access
   ThreadId last_thread = 0;
@@ -103,14 +119,17 @@ struct LocationState {
   std::vector<ObservedEntry> observed;
   std::vector<PairResult> pairs;
   std::vector<FreeResult> free_results;
+  // Once the location's life ended (Retire): the results above, in the sweep's order.
+  bool retired = false;
+  std::vector<DoneResult> done_frees;
+  std::vector<DoneResult> done_pairs;
 };
 
 // The hash of an access class's key (the key itself is in its RaceClass).
-uint64_t ClassHash(LocationId location, ThreadId thread, SiteId site, EventKind kind,
-                   uint32_t lockset, uint64_t addr, uint32_t size) {
+uint64_t ClassHash(ThreadId thread, SiteId site, EventKind kind, uint32_t lockset, uint64_t addr,
+                   uint32_t size) {
   uint64_t h = (uint64_t{thread} << 32 | site) * 0x9E3779B97F4A7C15ull;
   h ^= (uint64_t{lockset} << 8 | static_cast<uint8_t>(kind)) * 0xBF58476D1CE4E5B9ull;
-  h ^= uint64_t{location} * 0x94D049BB133111EBull;
   h ^= (addr + size) * 0xD6E8FEB86659FD93ull;
   return h ^ (h >> 31);
 }
@@ -217,8 +236,8 @@ class RaceSearch {
             const PorClocks& por) {
     HeldLocks& locks = *locks_;
     LocationState& s = locations_[l];
-    const FreeRecord F{i, e.thread, e.addr, e.addr + std::max<uint32_t>(e.size, 1), lockset,
-                       local, s.accesses};
+    const FreeRecord F{i, e.site, e.thread, e.addr, e.addr + std::max<uint32_t>(e.size, 1),
+                       lockset, local, s.accesses};
     const auto f = static_cast<uint32_t>(s.frees.size());
     s.frees.push_back(F);
     for (uint32_t c = 0; c < s.classes.size(); ++c) {
@@ -231,37 +250,61 @@ class RaceSearch {
     }
   }
 
+  // Location `l` is used by no later event: its results are put in the sweep's order with what
+  // the replay needs of its classes, and the rest of its state is freed.
+  void Retire(LocationId l) {
+    LocationState& s = locations_[l];
+    if (s.retired) return;
+    std::sort(s.free_results.begin(), s.free_results.end(),
+              [](const FreeResult& x, const FreeResult& y) {
+                return std::tie(x.free, x.cls, x.after) < std::tie(y.free, y.cls, y.after);
+              });
+    for (const FreeResult& r : s.free_results) {
+      const RaceClass& B = s.classes[r.cls];
+      const SiteId free_site = s.frees[r.free].site;
+      s.done_frees.push_back(DoneResult{r.first, r.second, r.after ? free_site : B.site,
+                                        r.after ? B.site : free_site, EventKind::kUnspecified,
+                                        EventKind::kUnspecified, r.mask, r.observed});
+    }
+    std::sort(s.pairs.begin(), s.pairs.end(), [](const PairResult& x, const PairResult& y) {
+      return std::tie(x.a_class, x.b_class) < std::tie(y.a_class, y.b_class);
+    });
+    for (const PairResult& r : s.pairs) {
+      const RaceClass& A = s.classes[r.a_class];
+      const RaceClass& B = s.classes[r.b_class];
+      s.done_pairs.push_back(DoneResult{r.a, r.b, A.site, B.site, A.kind, B.kind, 0, r.observed});
+    }
+    LocationState done;
+    done.retired = true;
+    done.observed = std::move(s.observed);
+    done.done_frees = std::move(s.done_frees);
+    done.done_pairs = std::move(s.done_pairs);
+    done.observed.shrink_to_fit();
+    done.done_frees.shrink_to_fit();
+    done.done_pairs.shrink_to_fit();
+    s = std::move(done);
+  }
+
   // The findings, replaying each location's results in the sweep's order.
   std::vector<Finding> Finish(PatternSearchStats* stats) {
-    for (LocationState& s : locations_) {
-      std::sort(s.free_results.begin(), s.free_results.end(),
-                [](const FreeResult& x, const FreeResult& y) {
-                  return std::tie(x.free, x.cls, x.after) < std::tie(y.free, y.cls, y.after);
-                });
-      for (const FreeResult& r : s.free_results) {
+    for (LocationId l = 0; l < locations_.size(); ++l) {
+      Retire(l);
+      LocationState& s = locations_[l];
+      for (const DoneResult& r : s.done_frees) {
         ++candidates_;
-        const RaceClass& B = s.classes[r.cls];
-        const SiteId free_site = free_sites_.at(s.frees[r.free].event);
-        const SiteId first_site = r.after ? free_site : B.site;
-        const SiteId second_site = r.after ? B.site : free_site;
-        RecordAll(first_site, second_site, r.mask, r.first, r.second, r.observed, 1);
+        RecordAll(r.first_site, r.second_site, r.mask, r.first, r.second, r.observed, 1);
       }
       for (const ObservedEntry& o : s.observed)
         RecordAll(o.first_site, o.second_site, o.mask, o.a, o.b, true, o.count);
-      std::sort(s.pairs.begin(), s.pairs.end(), [](const PairResult& x, const PairResult& y) {
-        return std::tie(x.a_class, x.b_class) < std::tie(y.a_class, y.b_class);
-      });
-      for (const PairResult& r : s.pairs) {
-        const RaceClass& A = s.classes[r.a_class];
-        const RaceClass& B = s.classes[r.b_class];
-        uint32_t mask = RaceMask(A.kind, B.kind);
+      for (const DoneResult& r : s.done_pairs) {
+        uint32_t mask = RaceMask(r.first_kind, r.second_kind);
         // Patterns that already have an observed witness for these sites are not swept.
         for (uint32_t bit = 0; bit < group_.size(); ++bit) {
           if (!(mask >> bit & 1)) continue;
-          auto known = best_[bit].find({A.site, B.site});
+          auto known = best_[bit].find({r.first_site, r.second_site});
           if (known != best_[bit].end() && known->second.observed) mask &= ~(1u << bit);
         }
-        if (mask != 0) RecordAll(A.site, B.site, mask, r.a, r.b, r.observed, 1);
+        if (mask != 0) RecordAll(r.first_site, r.second_site, mask, r.first, r.second, r.observed, 1);
       }
       s = LocationState{};
     }
@@ -287,8 +330,6 @@ class RaceSearch {
     return out;
   }
 
-  // The site of each FREE some result names (kept while reading: a FREE is not an access).
-  void NoteFreeSite(EventIndex i, SiteId site) { free_sites_.emplace(i, site); }
 
  private:
   uint32_t RaceMask(EventKind a, EventKind b) const {
@@ -315,21 +356,17 @@ class RaceSearch {
     const uint32_t size = std::max<uint32_t>(e.size, 1);
     const uint64_t begin = single ? info.begin : e.addr;
     const uint64_t end = single ? info.end : e.addr + size;
-    auto same = [&](uint32_t global) {
-      const auto [location, index] = class_refs_[global];
-      if (location != l) return false;
+    auto same = [&](uint32_t index) {
       const RaceClass& c = s.classes[index];
       return c.thread == e.thread && c.site == e.site && c.kind == e.kind &&
              c.lockset == lockset && c.begin == begin && c.end == end;
     };
     bool inserted = false;
-    const uint64_t hash = ClassHash(l, e.thread, e.site, e.kind, lockset, single ? 0 : e.addr,
+    const uint64_t hash = ClassHash(e.thread, e.site, e.kind, lockset, single ? 0 : e.addr,
                                     single ? 0 : size);
-    const uint32_t global = class_ids_.FindOrAdd(hash, static_cast<uint32_t>(class_refs_.size()),
-                                                 same, &inserted);
-    if (!inserted) return class_refs_[global].second;
-    const auto id = static_cast<uint32_t>(s.classes.size());
-    class_refs_.emplace_back(l, id);
+    const auto id = s.class_ids.FindOrAdd(hash, static_cast<uint32_t>(s.classes.size()), same,
+                                          &inserted);
+    if (!inserted) return id;
     RaceClass X;
     X.thread = e.thread;
     X.site = e.site;
@@ -393,9 +430,6 @@ class RaceSearch {
   std::vector<LocationState> locations_;
   std::vector<std::unordered_map<std::pair<SiteId, SiteId>, Best, SiteTupleHash>> best_;
   uint32_t match_mask_[2][kEventKindCount] = {};
-  FlatIdTable class_ids_;  // global class ids, with their location and index in class_refs_
-  std::vector<std::pair<LocationId, uint32_t>> class_refs_;
-  std::unordered_map<EventIndex, SiteId> free_sites_;
   uint64_t candidates_ = 0;
 };
 
@@ -470,6 +504,13 @@ AnalysisResult AnalyzeRacesFromFile(const std::string& path, const AnalysisOptio
     progress.emplace("analyzing (2 of 2: races)", events);
     progress->KeepAlive(kKeepAliveLogSeconds);
   }
+  // Locations in the order their lives end: each is retired after its last use.
+  const std::vector<EventIndex>& last_uses = kept.LastUses();
+  std::vector<LocationId> retiring(infos.size());
+  std::iota(retiring.begin(), retiring.end(), LocationId{0});
+  std::sort(retiring.begin(), retiring.end(),
+            [&](LocationId a, LocationId b) { return last_uses[a] < last_uses[b]; });
+  size_t next_retired = 0;
   size_t next_free = 0;
   uint64_t read = 0;
   EventBatch batch;
@@ -487,12 +528,14 @@ AnalysisResult AnalyzeRacesFromFile(const std::string& path, const AnalysisOptio
       }
       for (; next_free < frees.size() && frees[next_free].first < i; ++next_free) {}
       for (; next_free < frees.size() && frees[next_free].first == i; ++next_free) {
-        for (RaceSearch& search : searches) {
-          search.NoteFreeSite(i, e.site);
+        for (RaceSearch& search : searches)
           search.Free(i, e, frees[next_free].second, lockset, step.local, por);
-        }
       }
       locks.Visit(e);
+      for (; next_retired < retiring.size() && last_uses[retiring[next_retired]] <= i;
+           ++next_retired) {
+        for (RaceSearch& search : searches) search.Retire(retiring[next_retired]);
+      }
     }
     read = batch.first_event + batch.count();
     if (progress) progress->Update(read);
