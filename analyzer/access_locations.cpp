@@ -334,13 +334,13 @@ LocationTable::LocationTable(const Trace& trace, const LocationFilter& filter)
 struct KeptAccesses::Impl {
   LocationFilter filter;
   AccessKeyer first{/*record=*/true};
-  AccessKeyer second{/*record=*/false};
-  std::vector<LocationId> location_of_key;  // kNoLocation: dropped
-  std::vector<LocationInfo> locations;
+  std::vector<LocationInfo> locations;  // sorted by (version, begin), disjoint in a version
   std::vector<std::pair<EventIndex, LocationId>> frees;
   std::vector<EventIndex> last_uses;
   uint64_t all_locations = 0;
-  bool decided = false;
+  // The second pass: the allocation versions painted so far, as the first pass had them.
+  AllocationVersions versions;
+  uint64_t allocation_events = 0;
 };
 
 KeptAccesses::KeptAccesses(const LocationFilter& filter) : impl_(std::make_unique<Impl>()) {
@@ -355,9 +355,6 @@ void KeptAccesses::Scan(EventIndex i, const Event& e) {
 
 void KeptAccesses::Decide() {
   MergedKeys merged(impl_->first.keys(), impl_->first.frees(), impl_->filter);
-  impl_->location_of_key.resize(merged.component_of_key.size());
-  for (size_t k = 0; k < merged.component_of_key.size(); ++k)
-    impl_->location_of_key[k] = merged.location_of_component[merged.component_of_key[k]];
   for (const auto& [component, event] : merged.component_frees) {
     const LocationId l = merged.location_of_component[component];
     if (l != kNoLocation) impl_->frees.emplace_back(event, l);
@@ -368,20 +365,36 @@ void KeptAccesses::Decide() {
   impl_->all_locations = merged.components.size();
   impl_->locations = std::move(merged.kept);
   impl_->first = AccessKeyer(/*record=*/false);  // its tables are not needed any more
-  impl_->decided = true;
 }
 
 bool KeptAccesses::Keeps(EventIndex i, const Event& e) {
-  const uint32_t key = impl_->second.Add(i, e.thread, e.kind, e.addr, e.size);
-  if (key == AccessKeyer::kNoKey) return true;
-  // A key the first pass did not see means the events differ: keep the access (never lose one).
-  return key >= impl_->location_of_key.size() || impl_->location_of_key[key] != kNoLocation;
+  const LocationId l = Locate(i, e);  // also follows FREEs and ALLOCs
+  return !IsAccess(e.kind) || l != kNoLocation;
 }
 
-LocationId KeptAccesses::Locate(EventIndex i, const Event& e) {
-  const uint32_t key = impl_->second.Add(i, e.thread, e.kind, e.addr, e.size);
-  if (key == AccessKeyer::kNoKey || key >= impl_->location_of_key.size()) return kNoLocation;
-  return impl_->location_of_key[key];
+// An access lies inside the location of its (address, size, version) key: locations of one
+// version are disjoint ranges, so the address and the version in force there find it, and the
+// second pass needs no table of keys.
+LocationId KeptAccesses::Locate(EventIndex, const Event& e) {
+  Impl& s = *impl_;
+  if (e.kind == EventKind::kFree || e.kind == EventKind::kAlloc) {  // as AccessKeyer::Add
+    ++s.allocation_events;
+    s.versions.Paint(e.addr, e.addr + std::max<uint32_t>(e.size, 1),
+                     static_cast<uint32_t>(s.allocation_events));
+    return kNoLocation;
+  }
+  if (!IsAccess(e.kind)) return kNoLocation;
+  const uint32_t version = s.allocation_events == 0 ? 0 : s.versions.VersionAt(e.addr);
+  auto after = std::upper_bound(s.locations.begin(), s.locations.end(),
+                                std::make_pair(version, e.addr),
+                                [](const std::pair<uint32_t, uint64_t>& at, const LocationInfo& l) {
+                                  return at.first != l.version ? at.first < l.version
+                                                               : at.second < l.begin;
+                                });
+  if (after == s.locations.begin()) return kNoLocation;
+  const LocationInfo& l = *std::prev(after);
+  if (l.version != version || e.addr >= l.end) return kNoLocation;
+  return static_cast<LocationId>(std::prev(after) - s.locations.begin());
 }
 
 const std::vector<LocationInfo>& KeptAccesses::Locations() const {
@@ -400,9 +413,6 @@ uint64_t KeptAccesses::AllLocations() const {
   return impl_->all_locations;
 }
 
-uint64_t KeptAccesses::DistinctRanges() const {
-  return impl_->decided ? impl_->location_of_key.size() : impl_->first.key_count();
-}
 
 LocationTable::~LocationTable() = default;
 LocationTable::LocationTable(LocationTable&&) noexcept = default;

@@ -82,9 +82,10 @@ class LocationTable {
 
 // The table's choice of accesses for a trace read from a file chunk by chunk, without the trace
 // in memory: Scan every event once, Decide, then ask Keeps (or Locate) of every event again, in
-// the same order. An access is kept when its location is (the table built from the kept events alone has
-// the same locations and keeps all of them); every other event is kept. Memory: one entry per
-// distinct (address, size, allocation version), not per event.
+// the same order. An access is kept when its location is (the table built from the kept events
+// alone has the same locations and keeps all of them); every other event is kept. Memory, not
+// per event: while scanning, one entry per distinct (address, size, allocation version); after
+// Decide, the kept locations and the allocation versions painted so far.
 class KeptAccesses {
  public:
   explicit KeptAccesses(const LocationFilter& filter = {});
@@ -106,7 +107,6 @@ class KeptAccesses {
   const std::vector<EventIndex>& LastUses() const;
   uint64_t AllLocations() const;  // after Decide: every location, kept or not
 
-  uint64_t DistinctRanges() const;  // (address, size, version) keys seen
 
  private:
   struct Impl;
