@@ -27,7 +27,8 @@ struct U64Hash {
 template <typename Key, typename Value, typename Hash>
 class FlatHashMap {
  public:
-  FlatHashMap() : slots_(kInitialSlots) {}
+  // `initial_slots`: a power of two (small for the many small tables of a streaming search).
+  explicit FlatHashMap(size_t initial_slots = kInitialSlots) : slots_(initial_slots) {}
 
   // The value of `key`, inserted as `fresh` if absent (then `*inserted` is set).
   Value& FindOrInsert(const Key& key, const Value& fresh, bool* inserted) {

@@ -7,6 +7,7 @@
 #include <bit>
 #include <chrono>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <tuple>
 #include <optional>
@@ -25,21 +26,33 @@ namespace pecan {
 namespace {
 
 constexpr EventIndex kNone = ~EventIndex{0};
+// Classes of up to this many bytes are found by probing the bytes they could start at.
+constexpr uint64_t kSmallClass = 8;
 
 // An access class (analysis_context.h): one thread's accesses to one location at one site, of
 // one kind, under one set of lock addresses (and, on a location whose accesses differ in byte
 // range, to the same bytes). Only its latest member is kept.
+constexpr uint32_t kNil = ~0u;
+
 struct RaceClass {
+  uint64_t begin = 0;  // the bytes every member accesses: [begin, end)
+  uint64_t end_ = 0;
+  EventIndex latest = kNone;
   ThreadId thread = 0;
   SiteId site = 0;
-  EventKind kind = EventKind::kUnspecified;
   uint32_t lockset = 0;  // HeldLocks address set
-  uint64_t begin = 0;
-  uint64_t end = 0;
-  EventIndex latest = kNone;
   uint32_t latest_local = 0;
-  uint32_t next_free = 0;          // the location's FREEs before it are paired with a member after
-  std::vector<uint32_t> partners;  // classes A of the pairs (A, this) not resolved yet
+  uint32_t next_free = 0;  // the location's FREEs before it are paired with a member after
+  uint32_t partners = kNil;         // list (LocationState::partner_nodes) of the classes A of
+                                    // the pairs (A, this) not resolved yet
+  uint32_t next_same_begin = kNil;  // the next small class starting at the same byte
+  EventKind kind = EventKind::kUnspecified;
+  uint64_t end() const { return end_; }
+};
+
+struct PartnerNode {
+  uint32_t cls = 0;
+  uint32_t next = kNil;
 };
 
 struct FreeRecord {
@@ -112,9 +125,13 @@ struct LocationState {
   uint32_t last_local = 0;
   SiteId last_site = 0;
   uint64_t accesses = 0;
-  // Classes by first byte, on a location whose accesses differ in byte range; bucket k holds
-  // the classes of up to 2^k bytes (and more than 2^(k-1)), so a query scans only the first
-  // bytes that a class of the bucket could reach from.
+  std::vector<PartnerNode> partner_nodes;
+  uint32_t free_nodes = kNil;  // list of unused partner nodes
+  // Classes by first byte, on a location whose accesses differ in byte range: classes of up to
+  // kSmallClass bytes in chains by first byte (a query probes the bytes they could start at),
+  // and bigger ones by size bucket (bucket k: up to 2^k bytes, more than 2^(k-1)), so a query
+  // scans only the first bytes a class of the bucket could reach from.
+  std::unique_ptr<FlatHashMap<uint64_t, uint32_t, U64Hash>> small_by_begin;
   std::vector<std::multimap<uint64_t, uint32_t>> by_begin;
   std::vector<ObservedEntry> observed;
   std::vector<PairResult> pairs;
@@ -195,21 +212,23 @@ class RaceSearch {
     const uint32_t b_class = ClassOf(l, s, info, e, lockset);
     RaceClass& B = s.classes[b_class];
     // Pairs (A, B) not resolved yet: the latest a of A is the least ordered before this b.
-    for (size_t k = 0; k < B.partners.size();) {
-      const uint32_t a_class = B.partners[k];
+    for (uint32_t* link = &B.partners; *link != kNil;) {
+      const uint32_t node = *link;
+      const uint32_t a_class = s.partner_nodes[node].cls;
       const RaceClass& A = s.classes[a_class];
       if (por.OrderedBeforeCurrent(A.thread, A.latest_local, e.thread)) {
-        ++k;
+        link = &s.partner_nodes[node].next;
         continue;
       }
       s.pairs.push_back(PairResult{a_class, b_class, A.latest, i, s.last == A.latest});
-      B.partners[k] = B.partners.back();
-      B.partners.pop_back();
+      *link = s.partner_nodes[node].next;
+      s.partner_nodes[node].next = s.free_nodes;
+      s.free_nodes = node;
     }
     // FREEs since B's previous member: this b is B's first member after them.
     for (uint32_t f = B.next_free; f < s.frees.size(); ++f) {
       const FreeRecord& F = s.frees[f];
-      if (F.thread == B.thread || B.end <= F.begin || F.end <= B.begin) continue;
+      if (F.thread == B.thread || B.end() <= F.begin || F.end <= B.begin) continue;
       if (locks.Exclusive(F.lockset, B.lockset)) continue;
       const uint32_t mask = RaceMask(EventKind::kFree, B.kind);
       if (mask != 0 && !por.OrderedBeforeCurrent(F.thread, F.local, e.thread)) {
@@ -242,7 +261,7 @@ class RaceSearch {
     s.frees.push_back(F);
     for (uint32_t c = 0; c < s.classes.size(); ++c) {
       const RaceClass& B = s.classes[c];
-      if (B.thread == F.thread || B.end <= F.begin || F.end <= B.begin) continue;
+      if (B.thread == F.thread || B.end() <= F.begin || F.end <= B.begin) continue;
       if (locks.Exclusive(F.lockset, B.lockset)) continue;
       const uint32_t mask = RaceMask(B.kind, EventKind::kFree);
       if (mask != 0 && !por.OrderedBeforeCurrent(B.thread, B.latest_local, e.thread))
@@ -359,7 +378,7 @@ class RaceSearch {
     auto same = [&](uint32_t index) {
       const RaceClass& c = s.classes[index];
       return c.thread == e.thread && c.site == e.site && c.kind == e.kind &&
-             c.lockset == lockset && c.begin == begin && c.end == end;
+             c.lockset == lockset && c.begin == begin && c.end() == end;
     };
     bool inserted = false;
     const uint64_t hash = ClassHash(e.thread, e.site, e.kind, lockset, single ? 0 : e.addr,
@@ -373,34 +392,63 @@ class RaceSearch {
     X.kind = e.kind;
     X.lockset = lockset;
     X.begin = begin;
-    X.end = end;
+    X.end_ = end;
     s.classes.push_back(std::move(X));
-    auto link = [&](uint32_t y) {
-      RaceClass& Y = s.classes[y];
-      RaceClass& N = s.classes[id];
-      if (Y.thread == N.thread || !(Y.begin < N.end && N.begin < Y.end)) return;
-      if (locks_->Exclusive(Y.lockset, N.lockset)) return;
-      if (RaceMask(Y.kind, N.kind) != 0) {  // the pair (Y, N)
-        ++candidates_;
-        N.partners.push_back(y);
+    auto add_partner = [&](uint32_t to, uint32_t partner) {
+      uint32_t node = s.free_nodes;
+      if (node != kNil) {
+        s.free_nodes = s.partner_nodes[node].next;
+      } else {
+        node = static_cast<uint32_t>(s.partner_nodes.size());
+        s.partner_nodes.emplace_back();
       }
-      if (RaceMask(N.kind, Y.kind) != 0) {  // the pair (N, Y)
+      s.partner_nodes[node] = PartnerNode{partner, s.classes[to].partners};
+      s.classes[to].partners = node;
+    };
+    auto link = [&](uint32_t y) {
+      const RaceClass& Y = s.classes[y];
+      const RaceClass& N = s.classes[id];
+      if (Y.thread == N.thread || !(Y.begin < N.end() && N.begin < Y.end())) return;
+      if (locks_->Exclusive(Y.lockset, N.lockset)) return;
+      const bool y_first = RaceMask(Y.kind, N.kind) != 0;  // the pair (Y, N)
+      const bool n_first = RaceMask(N.kind, Y.kind) != 0;  // the pair (N, Y)
+      if (y_first) {
         ++candidates_;
-        Y.partners.push_back(id);
+        add_partner(id, y);
+      }
+      if (n_first) {
+        ++candidates_;
+        add_partner(y, id);
       }
     };
     if (single) {
       for (uint32_t y = 0; y < id; ++y) link(y);
-    } else {
-      const uint64_t begin = s.classes[id].begin;
-      const uint64_t end = s.classes[id].end;
-      for (uint32_t k = 0; k < s.by_begin.size(); ++k) {
-        const uint64_t reach = uint64_t{1} << k;  // the most bytes a class of the bucket has
-        const uint64_t from = begin >= reach ? begin - reach + 1 : 0;
-        for (auto it = s.by_begin[k].lower_bound(from); it != s.by_begin[k].end() && it->first < end;
-             ++it)
-          link(it->second);
+      return id;
+    }
+    if (!s.small_by_begin)
+      s.small_by_begin = std::make_unique<FlatHashMap<uint64_t, uint32_t, U64Hash>>(16);
+    // Small classes: those starting at a byte a class of up to kSmallClass bytes could reach
+    // this one from.
+    const uint64_t from = begin >= kSmallClass ? begin - kSmallClass + 1 : 0;
+    for (uint64_t at = from; at < end; ++at) {
+      const uint32_t* head = s.small_by_begin->Find(at);
+      for (uint32_t y = head ? *head : kNil; y != kNil; y = s.classes[y].next_same_begin) link(y);
+    }
+    for (uint32_t k = 0; k < s.by_begin.size(); ++k) {
+      const uint64_t reach = uint64_t{1} << k;  // the most bytes a class of the bucket has
+      const uint64_t start = begin >= reach ? begin - reach + 1 : 0;
+      for (auto it = s.by_begin[k].lower_bound(start); it != s.by_begin[k].end() && it->first < end;
+           ++it)
+        link(it->second);
+    }
+    if (end - begin <= kSmallClass) {
+      bool fresh = false;
+      uint32_t& head = s.small_by_begin->FindOrInsert(begin, id, &fresh);
+      if (!fresh) {
+        s.classes[id].next_same_begin = head;
+        head = id;
       }
+    } else {
       const auto bucket = static_cast<uint32_t>(std::bit_width(end - begin - 1));
       if (s.by_begin.size() <= bucket) s.by_begin.resize(bucket + 1);
       s.by_begin[bucket].emplace(begin, id);

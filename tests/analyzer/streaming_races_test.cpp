@@ -1,8 +1,8 @@
 // The streaming race search (streaming_races.h) against Analyze on the whole trace: random
 // traces, with sites shared between events (so access classes have many members and site tuples
-// repeat across locations), byte ranges that differ within a variable, FREEs and ALLOCs of
-// shared variables by any thread, and accesses the analysis has no use for, are written to a
-// .pecan file; the streaming search must find exactly what Analyze finds, with the same
+// repeat across locations), byte ranges that differ within a variable or span several (block
+// copies), FREEs and ALLOCs of shared variables by any thread, and accesses the analysis has no
+// use for, are written to a .pecan file; the streaming search must find exactly what Analyze finds, with the same
 // witnesses, witness counts, reasons and candidate count.
 #include <catch2/catch.hpp>
 
@@ -44,6 +44,9 @@ Trace Mutated(const Trace& base, uint64_t seed) {
       if (random() % 8 == 0 && e.size >= 2) {
         e.size /= 2;
         if (random() % 2) e.addr += e.size;
+      } else if (random() % 16 == 0) {  // a block copy over this variable and its neighbours
+        e.addr -= e.addr % 8 + 8 * (random() % 2);
+        e.size = static_cast<uint32_t>(9 + random() % 32);
       }
       if (!in_wait && random() % 12 == 0) {
         const ThreadId t = static_cast<ThreadId>(random() % base.threads.size());
