@@ -176,9 +176,11 @@ struct Best {
 // One group of race-shaped patterns, fed the kept events.
 class RaceSearch {
  public:
-  RaceSearch(const std::vector<const Pattern*>& group, size_t location_count, HeldLocks* locks)
-      : group_(group), locks_(locks), some_plain_(group.front()->some_plain),
-        locations_(location_count), best_(group.size()) {
+  RaceSearch(const std::vector<const Pattern*>& group, size_t location_count, HeldLocks* locks,
+             uint32_t max_per_site)
+      : group_(group), locks_(locks), max_per_site_(max_per_site),
+        some_plain_(group.front()->some_plain), locations_(location_count), best_(group.size()),
+        site_shares_(group.size()) {
     for (uint32_t bit = 0; bit < group.size(); ++bit) {
       for (uint32_t pos = 0; pos < 2; ++pos) {
         for (int kind = 0; kind < kEventKindCount; ++kind) {
@@ -328,6 +330,7 @@ class RaceSearch {
       s = LocationState{};
     }
     stats->candidates += candidates_;
+    stats->capped += capped_;
     std::vector<Finding> out;
     for (uint32_t bit = 0; bit < group_.size(); ++bit) {
       for (const auto& [sites, best] : best_[bit]) {
@@ -456,10 +459,16 @@ class RaceSearch {
     return id;
   }
 
+  // `count` candidates of the same sites and patterns, `first`-`second` the best of them.
   void RecordAll(SiteId first_site, SiteId second_site, uint32_t mask, EventIndex first,
                  EventIndex second, bool observed, uint64_t count) {
     for (uint32_t bit = 0; bit < group_.size(); ++bit) {
       if (!(mask >> bit & 1)) continue;
+      if (max_per_site_ > 0 && !best_[bit].count({first_site, second_site}) &&
+          !TakeSiteShares(first_site, second_site, bit)) {
+        capped_ += count;
+        continue;
+      }
       auto [it, inserted] = best_[bit].try_emplace({first_site, second_site}, Best{});
       Best& best = it->second;
       if (inserted || Best{first, second, observed, 0}.BetterThan(best.observed, best.first,
@@ -472,11 +481,25 @@ class RaceSearch {
     }
   }
 
-  std::vector<const Pattern*> group_;
+  // A new site tuple of pattern `bit`: false when one of its sites already takes part in
+  // max_per_site_ tuples; otherwise each distinct site counts one more (pattern_search.cpp).
+  bool TakeSiteShares(SiteId a, SiteId b, uint32_t bit) {
+    std::unordered_map<SiteId, uint32_t>& shares = site_shares_[bit];
+    for (SiteId site : {a, b})
+      if (auto it = shares.find(site); it != shares.end() && it->second >= max_per_site_) return false;
+    ++shares[a];
+    if (b != a) ++shares[b];
+    return true;
+  }
+
+  std::vector<const Pattern*> group_;  // at most 32: a bit of a mask each
   HeldLocks* locks_;
+  uint32_t max_per_site_;  // AnalysisOptions::max_per_site
   bool some_plain_;
   std::vector<LocationState> locations_;
   std::vector<std::unordered_map<std::pair<SiteId, SiteId>, Best, SiteTupleHash>> best_;
+  std::vector<std::unordered_map<SiteId, uint32_t>> site_shares_;  // per pattern: tuples per site
+  uint64_t capped_ = 0;
   uint32_t match_mask_[2][kEventKindCount] = {};
   uint64_t candidates_ = 0;
 };
@@ -488,7 +511,7 @@ bool IsRaceShaped(const Pattern& p) {
 }
 
 bool StreamsRaces(const AnalysisOptions& options) {
-  if (options.max_per_site != 0 || SelectsDeadlocks(options.patterns)) return false;
+  if (SelectsDeadlocks(options.patterns)) return false;
   const std::vector<Pattern> patterns = SelectPatterns(options.patterns);
   return !patterns.empty() && std::all_of(patterns.begin(), patterns.end(), IsRaceShaped);
 }
@@ -543,7 +566,17 @@ AnalysisResult AnalyzeRacesFromFile(const std::string& path, const AnalysisOptio
   }
   HeldLocks locks;
   std::vector<RaceSearch> searches;
-  for (const auto& group : groups) searches.emplace_back(group, infos.size(), &locks);
+  // A mask bit per pattern: groups wider than a mask are searched in parts (as SearchPatternGroup
+  // does).
+  constexpr size_t kMaxGroup = 32;
+  for (const auto& group : groups) {
+    for (size_t start = 0; start < group.size(); start += kMaxGroup) {
+      const std::vector<const Pattern*> part(
+          group.begin() + static_cast<std::ptrdiff_t>(start),
+          group.begin() + static_cast<std::ptrdiff_t>(std::min(group.size(), start + kMaxGroup)));
+      searches.emplace_back(part, infos.size(), &locks, options.max_per_site);
+    }
+  }
   PorClocks por(thread_count, semaphores.Initial(), std::move(final_event), /*record=*/false);
 
   TraceReader reader(path, log_warnings);
@@ -598,6 +631,7 @@ AnalysisResult AnalyzeRacesFromFile(const std::string& path, const AnalysisOptio
     for (Finding& f : search.Finish(&stats)) result.findings.push_back(std::move(f));
   }
   result.stats.candidates = stats.candidates;
+  result.stats.capped = stats.capped;
   const double seconds =
       std::chrono::duration<double>(Clock::now() - start).count();
   result.stats.seconds_by_family.emplace_back("race", seconds);

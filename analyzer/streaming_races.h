@@ -25,7 +25,7 @@ namespace pecan {
 bool IsRaceShaped(const Pattern& pattern);
 
 // Whether AnalyzeRacesFromFile can serve `options`: every selected pattern race-shaped, no
-// deadlock search, no per-site bound. Throws PecanError for a bad pattern spec.
+// deadlock search. Throws PecanError for a bad pattern spec.
 bool StreamsRaces(const AnalysisOptions& options);
 
 // The analysis of the .pecan file at `path` for race-shaped patterns only (StreamsRaces), in two

@@ -135,7 +135,9 @@ std::function<int()> SetupAnalyze(CLI::App& app) {
                  "deadlock (lock-order cycles), "
                  "all (default: all), and/or the path of a pattern file of your own "
                  "(see PATTERNS.md, in share/doc/pecan of an installed pecan and in analyzer/ "
-                 "of the source tree)")
+                 "of the source tree). race alone is searched on a .pecan file without holding "
+                 "its events, in memory bounded by the program's state: use it for traces too "
+                 "big for all")
       ->type_name("LIST|FILE");
   app.add_option("--regions", options->regions,
                  "What counts as an atomic region: locks (outermost critical sections and "
