@@ -176,6 +176,8 @@ class AccessKeyer {
   // With `record`: each key's range and use, and the FREEs in trace order.
   const std::vector<KeyInfo>& keys() const { return keys_; }
   const std::vector<FreeEvent>& frees() const { return frees_; }
+  std::vector<KeyInfo> TakeKeys() { return std::move(keys_); }
+  std::vector<FreeEvent> TakeFrees() { return std::move(frees_); }
 
  private:
   bool record_;
@@ -354,7 +356,10 @@ void KeptAccesses::Scan(EventIndex i, const Event& e) {
 }
 
 void KeptAccesses::Decide() {
-  MergedKeys merged(impl_->first.keys(), impl_->first.frees(), impl_->filter);
+  const std::vector<KeyInfo> keys = impl_->first.TakeKeys();
+  const std::vector<FreeEvent> frees = impl_->first.TakeFrees();
+  impl_->first = AccessKeyer(/*record=*/false);  // its table of ranges goes before the merge
+  const MergedKeys merged(keys, frees, impl_->filter);
   for (const auto& [component, event] : merged.component_frees) {
     const LocationId l = merged.location_of_component[component];
     if (l != kNoLocation) impl_->frees.emplace_back(event, l);
@@ -363,8 +368,7 @@ void KeptAccesses::Decide() {
     if (merged.location_of_component[c] != kNoLocation)
       impl_->last_uses.push_back(merged.components[c].last);
   impl_->all_locations = merged.components.size();
-  impl_->locations = std::move(merged.kept);
-  impl_->first = AccessKeyer(/*record=*/false);  // its tables are not needed any more
+  impl_->locations = merged.kept;
 }
 
 bool KeptAccesses::Keeps(EventIndex i, const Event& e) {
