@@ -38,10 +38,15 @@ OsThreadState ReadOsThreadState(int32_t tid) {
   if (!ReadTaskFile(tid, "stat", buffer))
     return errno == ENOENT ? OsThreadState::kGone : OsThreadState::kUnknown;
   const OsThreadState state = ParseOsThreadState(buffer);
-  if (state == OsThreadState::kSleeping && ReadTaskFile(tid, "syscall", buffer) &&
-      IsTimedSleepCall(buffer))
-    return OsThreadState::kTimedSleep;
-  return state;
+  if (state != OsThreadState::kSleeping || !ReadTaskFile(tid, "syscall", buffer)) return state;
+  // The thread slept when its stat was read; "running" now means it woke since (a sleep that
+  // ended just then): it runs, and is not waiting in some other call.
+  if (IsRunningSyscall(buffer)) return OsThreadState::kRunnable;
+  return IsTimedSleepCall(buffer) ? OsThreadState::kTimedSleep : state;
+}
+
+bool IsRunningSyscall(const char* syscall) {
+  return std::strncmp(syscall, "running", 7) == 0;
 }
 
 bool IsTimedSleepCall(const char* syscall) {

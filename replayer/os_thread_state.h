@@ -20,12 +20,16 @@ enum class OsThreadState : uint8_t {
 };
 
 // Reads /proc/self/task/<tid>/stat (and, for a sleeping thread, .../syscall) without allocating
-// (safe to call from the watchdog thread).
+// (safe to call from the watchdog thread). A sleeper whose syscall file says "running" has woken
+// between the two reads: kRunnable, never kSleeping (see IsRunningSyscall).
 OsThreadState ReadOsThreadState(int32_t tid);
 // The state in the text of a stat file ("tid (comm) S ..."); a sleep is kSleeping here.
 OsThreadState ParseOsThreadState(const char* stat);
 // Whether the text of a syscall file ("230 0x1 ...": the call's number, then its arguments)
 // names nanosleep or clock_nanosleep.
 bool IsTimedSleepCall(const char* syscall);
+// Whether the text of a syscall file says the thread is not blocked ("running"): read after a
+// stat file that said it sleeps, it woke in between.
+bool IsRunningSyscall(const char* syscall);
 
 }  // namespace pecan::replay
