@@ -112,16 +112,7 @@ AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options) {
 
   // Patterns of one shape share one enumeration; its time is split among the families in it
   // by their number of patterns.
-  std::vector<std::vector<const Pattern*>> groups;
-  for (const Pattern& pattern : patterns) {
-    auto same = std::find_if(groups.begin(), groups.end(),
-                             [&](const auto& g) { return SameShape(*g.front(), pattern); });
-    if (same == groups.end()) {
-      groups.push_back({&pattern});
-    } else {
-      same->push_back(&pattern);
-    }
-  }
+  const std::vector<std::vector<const Pattern*>> groups = GroupByShape(patterns);
   std::map<std::string, size_t> family_slot;
   for (const Pattern& pattern : patterns) {
     if (family_slot.try_emplace(pattern.name, result.stats.seconds_by_family.size()).second) {

@@ -8,7 +8,7 @@
 #include "analyzer/access_locations.h"
 #include "analyzer/report_trace.h"
 #include "analyzer/streaming_races.h"
-#include "trace_format/progress.h"
+#include "trace_format/event_pass.h"
 #include "trace_format/trace_reader.h"
 
 namespace pecan {
@@ -23,41 +23,20 @@ Trace ReadTraceForAnalysis(const std::string& path, const AnalysisOptions& optio
   uint64_t events = 0;
   {
     TraceReader reader(path, /*log_warnings=*/false);  // the second pass warns, once
-    const uint64_t expected = reader.footer_event_count().value_or(0);
-    std::optional<ProgressReporter> progress;
-    if (show_progress && expected > 0) {
-      progress.emplace("reading the trace (1 of 2: its locations)", expected);
-      progress->KeepAlive(kKeepAliveLogSeconds);
-    }
-    EventBatch batch;
-    while (reader.Next(batch)) {
-      for (size_t j = 0; j < batch.count(); ++j) kept.Scan(batch.first_event + j, batch.event(j));
-      events = batch.first_event + batch.count();
-      if (progress) progress->Update(events);
-    }
+    events = ForEachEvent(reader, show_progress, "reading the trace (1 of 2: its locations)", 0,
+                          [&](EventIndex i, const Event& e) { kept.Scan(i, e); });
   }
   kept.Decide();
 
   TraceReader reader(path, log_warnings);
   Trace trace;
-  trace.meta = reader.meta();
-  std::optional<ProgressReporter> progress;
-  if (show_progress && events > 0) {
-    progress.emplace("reading the trace (2 of 2: the events to analyze)", events);
-    progress->KeepAlive(kKeepAliveLogSeconds);
-  }
-  EventBatch batch;
-  uint64_t read = 0;
-  while (reader.Next(batch)) {
-    for (size_t j = 0; j < batch.count(); ++j) {
-      const Event e = batch.event(j);
-      if (!kept.Keeps(batch.first_event + j, e)) continue;
-      trace.push_back(e);
-      trace.origin.push_back(batch.first_event + j);
-    }
-    read = batch.first_event + batch.count();
-    if (progress) progress->Update(read);
-  }
+  const uint64_t read =
+      ForEachEvent(reader, show_progress, "reading the trace (2 of 2: the events to analyze)",
+                   events, [&](EventIndex i, const Event& e) {
+                     if (!kept.Keeps(i, e)) return;
+                     trace.push_back(e);
+                     trace.origin.push_back(i);
+                   });
   trace.recorded_events = read;
   trace.meta = reader.meta();  // a footer found late (no trailer) may have added the exit
   trace.threads = reader.threads();
@@ -86,7 +65,7 @@ AnalyzedFile AnalyzeFile(const std::string& path, const AnalysisOptions& options
       events.insert(events.end(), f.events.begin(), f.events.end());
       events.insert(events.end(), f.overtaken.begin(), f.overtaken.end());
     }
-    out.trace = ReadReportTrace(path, events);
+    out.trace = ReadReportTrace(path, events, /*log_warnings=*/false, show_progress);
     ToTraceNumbers(out.trace, &out.result.findings);
     FinishFindings(out.trace, options, &out.result);
     return out;

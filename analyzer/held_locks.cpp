@@ -22,6 +22,11 @@ bool SortedIntersect(const std::vector<uint64_t>& a, const std::vector<uint64_t>
 
 }  // namespace
 
+bool LocksExclude(const LockAddressSet& x, const LockAddressSet& y) {
+  return SortedIntersect(x.exclusive, y.exclusive) || SortedIntersect(x.exclusive, y.shared) ||
+         SortedIntersect(x.shared, y.exclusive);
+}
+
 void HeldLocks::Visit(const Event& e) {
   const bool acquire = IsAcquire(e.kind);
   if (!acquire && !IsRelease(e.kind)) return;
@@ -55,15 +60,15 @@ void HeldLocks::Visit(const Event& e) {
 
 uint32_t HeldLocks::Intern(const std::vector<Hold>& holds) {
   if (holds.empty()) return 0;
-  AddressSet set;
+  LockAddressSet set;
   for (const Hold& h : holds) (h.read_mode ? set.shared : set.exclusive).push_back(h.lock);
   std::sort(set.exclusive.begin(), set.exclusive.end());
   std::sort(set.shared.begin(), set.shared.end());
   std::vector<uint64_t> canonical = set.exclusive;
   canonical.push_back(~uint64_t{0});
   canonical.insert(canonical.end(), set.shared.begin(), set.shared.end());
-  auto [it, fresh] = by_content_.try_emplace(std::move(canonical),
-                                             static_cast<uint32_t>(sets_.size()));
+  auto [it, fresh] =
+      by_content_.try_emplace(std::move(canonical), static_cast<uint32_t>(sets_.size()));
   if (fresh) sets_.push_back(std::move(set));
   return it->second;
 }
@@ -74,11 +79,7 @@ bool HeldLocks::Exclusive(uint32_t a, uint32_t b) {
   const uint64_t key = uint64_t{a} << 32 | b;
   auto it = exclusive_.find(key);
   if (it != exclusive_.end()) return it->second;
-  const AddressSet& x = sets_[a];
-  const AddressSet& y = sets_[b];
-  const bool answer = SortedIntersect(x.exclusive, y.exclusive) ||
-                      SortedIntersect(x.exclusive, y.shared) ||
-                      SortedIntersect(x.shared, y.exclusive);
+  const bool answer = LocksExclude(sets_[a], sets_[b]);
   exclusive_.emplace(key, answer);
   return answer;
 }

@@ -14,6 +14,16 @@
 
 namespace pecan {
 
+// The locks a thread holds, as lock exclusion sees them: addresses held in write mode and in read
+// mode, each sorted (LocksetTable and HeldLocks intern them).
+struct LockAddressSet {
+  std::vector<uint64_t> exclusive;
+  std::vector<uint64_t> shared;
+};
+
+// A common lock excludes unless both hold it in read mode.
+bool LocksExclude(const LockAddressSet& x, const LockAddressSet& y);
+
 class HeldLocks {
  public:
   // The address set the thread holds now (0: none), before `e` changes it.
@@ -30,10 +40,6 @@ class HeldLocks {
     bool read_mode = false;
     uint32_t depth = 0;  // recursive re-acquisitions folded into this hold
   };
-  struct AddressSet {
-    std::vector<uint64_t> exclusive;  // sorted write-mode lock addresses
-    std::vector<uint64_t> shared;     // sorted read-mode lock addresses
-  };
   struct VectorHash {
     size_t operator()(const std::vector<uint64_t>& v) const {
       uint64_t h = v.size();
@@ -45,7 +51,7 @@ class HeldLocks {
 
   std::vector<std::vector<Hold>> holds_;  // per thread, outermost first
   std::vector<uint32_t> current_;         // per thread: the id of its holds' address set
-  std::vector<AddressSet> sets_{AddressSet{}};
+  std::vector<LockAddressSet> sets_{LockAddressSet{}};
   std::unordered_map<std::vector<uint64_t>, uint32_t, VectorHash> by_content_;
   std::unordered_map<uint64_t, bool> exclusive_;  // (a, b) -> answer
 };

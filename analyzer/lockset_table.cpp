@@ -8,6 +8,8 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "analyzer/held_locks.h"
+
 namespace pecan {
 namespace {
 
@@ -23,42 +25,17 @@ struct Node {
   uint32_t depth = 0;  // recursive re-acquisitions folded into this hold
 };
 
-struct AddressSet {
-  std::vector<uint64_t> exclusive;  // sorted write-mode lock addresses
-  std::vector<uint64_t> shared;     // sorted read-mode lock addresses
-};
-
 struct PairHash {
   size_t operator()(const std::pair<uint64_t, uint64_t>& p) const {
     return std::hash<uint64_t>()(p.first * 0x9E3779B97F4A7C15ull ^ p.second);
   }
 };
 
-bool SortedIntersect(const std::vector<uint64_t>& a, const std::vector<uint64_t>& b) {
-  auto i = a.begin();
-  auto j = b.begin();
-  while (i != a.end() && j != b.end()) {
-    if (*i == *j) return true;
-    if (*i < *j) {
-      ++i;
-    } else {
-      ++j;
-    }
-  }
-  return false;
-}
-
-// A common lock excludes unless both hold it in read mode.
-bool AddressSetsExclude(const AddressSet& x, const AddressSet& y) {
-  return SortedIntersect(x.exclusive, y.exclusive) || SortedIntersect(x.exclusive, y.shared) ||
-         SortedIntersect(x.shared, y.exclusive);
-}
-
 struct LocksetData {
   std::vector<LocksetId> of;             // per event
   std::vector<Node> nodes;               // by id; [0] is the empty set
   std::vector<uint32_t> address_set_of;  // by id: nodes[id].address_set, for the inline query
-  std::vector<AddressSet> address_sets;
+  std::vector<LockAddressSet> address_sets;
   std::vector<std::pair<EventIndex, EventIndex>> releases;  // (acquire, release), by acquire
   // Locks() answers, built on first use; the mutex lets threads share the table (map nodes do
   // not move, so a returned reference stays valid).
@@ -74,7 +51,7 @@ class LocksetBuilder {
 
   void Build() {
     out_.nodes.push_back(Node{});
-    out_.address_sets.push_back(AddressSet{});
+    out_.address_sets.push_back(LockAddressSet{});
     const size_t n_events = trace_.size_events();
     out_.of.resize(n_events);
     for (EventIndex i = 0; i < n_events; ++i) {
@@ -149,7 +126,7 @@ class LocksetBuilder {
     const uint64_t step = lock * 2 + (read_mode ? 1 : 0);
     auto [it, inserted] = children_.try_emplace({base, step}, 0);
     if (!inserted) return it->second;
-    AddressSet set = out_.address_sets[base];
+    LockAddressSet set = out_.address_sets[base];
     std::vector<uint64_t>& into = read_mode ? set.shared : set.exclusive;
     into.insert(std::lower_bound(into.begin(), into.end(), lock), lock);
     // The same set reached by acquiring in another order gets the same id.
@@ -203,7 +180,7 @@ LocksetTable::LocksetTable(const Trace& trace) : impl_(std::make_unique<Impl>())
     for (size_t a = 0; a < sets; ++a) {
       for (size_t b = 0; b < sets; ++b) {
         impl_->exclusive_cache[a * sets + b] =
-            AddressSetsExclude(impl_->address_sets[a], impl_->address_sets[b]) ? 1 : 0;
+            LocksExclude(impl_->address_sets[a], impl_->address_sets[b]) ? 1 : 0;
       }
     }
   }
@@ -238,7 +215,7 @@ bool LocksetTable::ExclusiveSets(LocksetId a, LocksetId b) const {
   if (impl_->exclusive_cache_width != 0) {
     return impl_->exclusive_cache[sa * impl_->exclusive_cache_width + sb] != 0;
   }
-  return AddressSetsExclude(impl_->address_sets[sa], impl_->address_sets[sb]);
+  return LocksExclude(impl_->address_sets[sa], impl_->address_sets[sb]);
 }
 
 std::optional<EventIndex> LocksetTable::OutermostAcquire(EventIndex i) const {

@@ -1149,6 +1149,20 @@ bool SameShape(const Pattern& a, const Pattern& b) {
          a.adjacent == b.adjacent && a.unordered == b.unordered && a.some_plain == b.some_plain;
 }
 
+std::vector<std::vector<const Pattern*>> GroupByShape(const std::vector<Pattern>& patterns) {
+  std::vector<std::vector<const Pattern*>> groups;
+  for (const Pattern& pattern : patterns) {
+    auto same = std::find_if(groups.begin(), groups.end(),
+                             [&](const auto& g) { return SameShape(*g.front(), pattern); });
+    if (same == groups.end()) {
+      groups.push_back({&pattern});
+    } else {
+      same->push_back(&pattern);
+    }
+  }
+  return groups;
+}
+
 std::vector<Finding> SearchPatternGroup(const AnalysisContext& context,
                                         const std::vector<const Pattern*>& group,
                                         PatternSearchStats* stats, uint32_t max_per_site,

@@ -38,6 +38,8 @@ bool AccessMatches(AccessMatch m, EventKind k);
 // Patterns that differ only in access types (and names) have the same shape; a group of them
 // is searched with one enumeration of the trace.
 bool SameShape(const Pattern& a, const Pattern& b);
+// `patterns` in groups of one shape (SameShape), in order of first appearance.
+std::vector<std::vector<const Pattern*>> GroupByShape(const std::vector<Pattern>& patterns);
 // With `max_steps` > 0 the event-by-event matcher stops after that many steps (candidates tried,
 // counted in stats->steps) and keeps what it found: a pattern with free locations or many
 // threads can otherwise cost a power of the trace length. The steps are counted in the search

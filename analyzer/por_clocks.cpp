@@ -138,7 +138,8 @@ struct PorClocks::Impl {
     if (local == 0 && fork_message[t]) Receive(t, i, *fork_message[t]);
     switch (e.kind) {
       case EventKind::kJoin:
-        if (e.addr < n && events[e.addr] > 0) Receive(t, i, LatestOf(static_cast<ThreadId>(e.addr)));
+        if (e.addr < n && events[e.addr] > 0)
+          Receive(t, i, LatestOf(static_cast<ThreadId>(e.addr)));
         break;
       case EventKind::kWait:
         if (!(e.flags & kWaitTimedOutFlag)) ReceiveNotify(t, i, e.addr, wait_started);

@@ -61,9 +61,9 @@ class PorClocks {
   bool OrderedBeforeCurrent(ThreadId earlier, uint32_t local, ThreadId t) const;
 
   uint32_t thread_count() const;
-  // With `record`: per thread, its clock versions flattened: entry [v * thread_count + u] is one more than the
-  // local index of the last event of thread u ordered before the thread's events of version v
-  // (0: none). Version 0 is the all-zero clock.
+  // With `record`: per thread, its clock versions flattened: entry [v * thread_count + u] is one
+  // more than the local index of the last event of thread u ordered before the thread's events of
+  // version v (0: none). Version 0 is the all-zero clock.
   std::vector<std::vector<uint32_t>> TakeClocks();
   // With `record`: the inter-thread edges (source, destination) that added ordering, in
   // destination order.

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "trace_format/error.h"
+#include "trace_format/event_pass.h"
 #include "trace_format/trace_reader.h"
 
 namespace pecan {
@@ -217,29 +218,26 @@ class HeapBlockKeeper {
 }  // namespace
 
 Trace ReadReportTrace(const std::string& path, const std::vector<EventIndex>& events,
-                      bool log_warnings) {
+                      bool log_warnings, bool show_progress) {
   std::vector<EventIndex> reported = events;
   std::sort(reported.begin(), reported.end());
   reported.erase(std::unique(reported.begin(), reported.end()), reported.end());
 
   KeptEvents kept;
   std::vector<uint64_t> addresses;
+  uint64_t total = 0;  // events in the file
   {
     TraceReader reader(path, /*log_warnings=*/false);  // the second pass warns, once
     OpenContexts contexts(kept);
     auto next = reported.begin();
-    EventBatch batch;
-    while (reader.Next(batch)) {
-      for (size_t j = 0; j < batch.count(); ++j) {
-        const EventIndex i = batch.first_event + j;
-        const Event e = batch.event(j);
-        const bool is_reported = next != reported.end() && *next == i;
-        if (is_reported) ++next;
-        contexts.Read(i, e, is_reported);
-        if (is_reported || IsLifecycle(e.kind)) kept.push_back(KeptEvent{i, e});
-        if (is_reported && MayNameHeapBlock(e.kind)) addresses.push_back(e.addr);
-      }
-    }
+    total = ForEachEvent(reader, show_progress, "reading the reported events (1 of 2)", 0,
+                         [&](EventIndex i, const Event& e) {
+                           const bool is_reported = next != reported.end() && *next == i;
+                           if (is_reported) ++next;
+                           contexts.Read(i, e, is_reported);
+                           if (is_reported || IsLifecycle(e.kind)) kept.push_back(KeptEvent{i, e});
+                           if (is_reported && MayNameHeapBlock(e.kind)) addresses.push_back(e.addr);
+                         });
   }
   std::sort(addresses.begin(), addresses.end());
   addresses.erase(std::unique(addresses.begin(), addresses.end()), addresses.end());
@@ -247,17 +245,13 @@ Trace ReadReportTrace(const std::string& path, const std::vector<EventIndex>& ev
   TraceReader reader(path, log_warnings);
   HeapBlockKeeper heap_blocks(std::move(addresses), kept);
   auto next = reported.begin();
-  EventBatch batch;
-  uint64_t read = 0;
-  while (reader.Next(batch)) {
-    for (size_t j = 0; j < batch.count(); ++j) {
-      const EventIndex i = batch.first_event + j;
-      const bool is_reported = next != reported.end() && *next == i;
-      if (is_reported) ++next;
-      heap_blocks.Read(i, batch.event(j), is_reported);
-    }
-    read = batch.first_event + batch.count();
-  }
+  const uint64_t read = ForEachEvent(reader, show_progress, "reading the reported events (2 of 2)",
+                                     total, [&](EventIndex i, const Event& e) {
+                                       const bool is_reported =
+                                           next != reported.end() && *next == i;
+                                       if (is_reported) ++next;
+                                       heap_blocks.Read(i, e, is_reported);
+                                     });
 
   std::sort(kept.begin(), kept.end(),
             [](const KeptEvent& a, const KeptEvent& b) { return a.index < b.index; });

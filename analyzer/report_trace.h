@@ -23,9 +23,9 @@ namespace pecan {
 // Symbolizer, LocksetTable and EventContexts answer for those events exactly as on the whole
 // trace. Memory: per thread its open calls and held locks while reading, per address of `events`
 // the latest block covering it, and the events kept. Throws PecanError for a damaged file; warns
-// of a truncated one only with `log_warnings`.
+// of a truncated one only with `log_warnings`; shows its progress with `show_progress`.
 Trace ReadReportTrace(const std::string& path, const std::vector<EventIndex>& events,
-                      bool log_warnings = false);
+                      bool log_warnings = false, bool show_progress = false);
 
 // Findings from recorded numbers to positions in `trace` (by Trace::origin, binary search; a
 // trace without origin holds the recorded numbering). Throws PecanError, leaving `findings` as

@@ -9,8 +9,8 @@
 #include <map>
 #include <memory>
 #include <numeric>
-#include <tuple>
 #include <optional>
+#include <tuple>
 #include <unordered_map>
 
 #include "analyzer/access_locations.h"
@@ -19,7 +19,7 @@
 #include "analyzer/held_locks.h"
 #include "analyzer/pattern_search.h"
 #include "analyzer/por_clocks.h"
-#include "trace_format/progress.h"
+#include "trace_format/event_pass.h"
 #include "trace_format/trace_reader.h"
 
 namespace pecan {
@@ -42,7 +42,7 @@ struct RaceClass {
   SiteId site = 0;
   uint32_t lockset = 0;  // HeldLocks address set
   uint32_t latest_local = 0;
-  uint32_t next_free = 0;  // the location's FREEs before it are paired with a member after
+  uint32_t next_free = 0;           // the location's FREEs before it are paired with a member after
   uint32_t partners = kNil;         // list (LocationState::partner_nodes) of the classes A of
                                     // the pairs (A, this) not resolved yet
   uint32_t next_same_begin = kNil;  // the next small class starting at the same byte
@@ -178,8 +178,12 @@ class RaceSearch {
  public:
   RaceSearch(const std::vector<const Pattern*>& group, size_t location_count, HeldLocks* locks,
              uint32_t max_per_site)
-      : group_(group), locks_(locks), max_per_site_(max_per_site),
-        some_plain_(group.front()->some_plain), locations_(location_count), best_(group.size()),
+      : group_(group),
+        locks_(locks),
+        max_per_site_(max_per_site),
+        some_plain_(group.front()->some_plain),
+        locations_(location_count),
+        best_(group.size()),
         site_shares_(group.size()) {
     for (uint32_t bit = 0; bit < group.size(); ++bit) {
       for (uint32_t pos = 0; pos < 2; ++pos) {
@@ -257,8 +261,8 @@ class RaceSearch {
             const PorClocks& por) {
     HeldLocks& locks = *locks_;
     LocationState& s = locations_[l];
-    const FreeRecord F{i, e.site, e.thread, e.addr, e.addr + std::max<uint32_t>(e.size, 1),
-                       lockset, local, s.accesses};
+    const FreeRecord F{i,       e.site, e.thread,  e.addr, e.addr + std::max<uint32_t>(e.size, 1),
+                       lockset, local,  s.accesses};
     const auto f = static_cast<uint32_t>(s.frees.size());
     s.frees.push_back(F);
     for (uint32_t c = 0; c < s.classes.size(); ++c) {
@@ -325,7 +329,8 @@ class RaceSearch {
           auto known = best_[bit].find({r.first_site, r.second_site});
           if (known != best_[bit].end() && known->second.observed) mask &= ~(1u << bit);
         }
-        if (mask != 0) RecordAll(r.first_site, r.second_site, mask, r.first, r.second, r.observed, 1);
+        if (mask != 0)
+          RecordAll(r.first_site, r.second_site, mask, r.first, r.second, r.observed, 1);
       }
       s = LocationState{};
     }
@@ -351,7 +356,6 @@ class RaceSearch {
                      [](const Finding& a, const Finding& b) { return a.events < b.events; });
     return out;
   }
-
 
  private:
   uint32_t RaceMask(EventKind a, EventKind b) const {
@@ -380,14 +384,14 @@ class RaceSearch {
     const uint64_t end = single ? info.end : e.addr + size;
     auto same = [&](uint32_t index) {
       const RaceClass& c = s.classes[index];
-      return c.thread == e.thread && c.site == e.site && c.kind == e.kind &&
-             c.lockset == lockset && c.begin == begin && c.end() == end;
+      return c.thread == e.thread && c.site == e.site && c.kind == e.kind && c.lockset == lockset &&
+             c.begin == begin && c.end() == end;
     };
     bool inserted = false;
-    const uint64_t hash = ClassHash(e.thread, e.site, e.kind, lockset, single ? 0 : e.addr,
-                                    single ? 0 : size);
-    const auto id = s.class_ids.FindOrAdd(hash, static_cast<uint32_t>(s.classes.size()), same,
-                                          &inserted);
+    const uint64_t hash =
+        ClassHash(e.thread, e.site, e.kind, lockset, single ? 0 : e.addr, single ? 0 : size);
+    const auto id =
+        s.class_ids.FindOrAdd(hash, static_cast<uint32_t>(s.classes.size()), same, &inserted);
     if (!inserted) return id;
     RaceClass X;
     X.thread = e.thread;
@@ -471,8 +475,8 @@ class RaceSearch {
       }
       auto [it, inserted] = best_[bit].try_emplace({first_site, second_site}, Best{});
       Best& best = it->second;
-      if (inserted || Best{first, second, observed, 0}.BetterThan(best.observed, best.first,
-                                                                   best.second)) {
+      if (inserted ||
+          Best{first, second, observed, 0}.BetterThan(best.observed, best.first, best.second)) {
         best.first = first;
         best.second = second;
         best.observed = observed;
@@ -486,7 +490,8 @@ class RaceSearch {
   bool TakeSiteShares(SiteId a, SiteId b, uint32_t bit) {
     std::unordered_map<SiteId, uint32_t>& shares = site_shares_[bit];
     for (SiteId site : {a, b})
-      if (auto it = shares.find(site); it != shares.end() && it->second >= max_per_site_) return false;
+      if (auto it = shares.find(site); it != shares.end() && it->second >= max_per_site_)
+        return false;
     ++shares[a];
     if (b != a) ++shares[b];
     return true;
@@ -528,42 +533,24 @@ AnalysisResult AnalyzeRacesFromFile(const std::string& path, const AnalysisOptio
   std::vector<EventIndex> final_event;  // per thread: its last event
   {
     TraceReader reader(path, /*log_warnings=*/false);  // the second pass warns, once
-    const uint64_t expected = reader.footer_event_count().value_or(0);
-    std::optional<ProgressReporter> progress;
-    if (show_progress && expected > 0) {
-      progress.emplace("reading the trace (1 of 2: its locations)", expected);
-      progress->KeepAlive(kKeepAliveLogSeconds);
-    }
-    EventBatch batch;
-    while (reader.Next(batch)) {
-      for (size_t j = 0; j < batch.count(); ++j) {
-        const Event e = batch.event(j);
-        kept.Scan(batch.first_event + j, e);
-        if (e.kind == EventKind::kSemPost || e.kind == EventKind::kSemWait) semaphores.Scan(e);
-        thread_count = std::max<uint32_t>(thread_count, e.thread + 1);
-        if (e.thread >= final_event.size()) final_event.resize(e.thread + 1, ~EventIndex{0});
-        final_event[e.thread] = batch.first_event + j;
-      }
-      events = batch.first_event + batch.count();
-      if (progress) progress->Update(events);
-    }
-    thread_count = std::max<uint32_t>(thread_count, static_cast<uint32_t>(reader.threads().size()));
+    events = ForEachEvent(reader, show_progress, "reading the trace (1 of 2: its locations)", 0,
+                          [&](EventIndex i, const Event& e) {
+                            kept.Scan(i, e);
+                            if (e.kind == EventKind::kSemPost || e.kind == EventKind::kSemWait)
+                              semaphores.Scan(e);
+                            if (e.thread >= final_event.size())
+                              final_event.resize(e.thread + 1, ~EventIndex{0});
+                            final_event[e.thread] = i;
+                          });
+    thread_count = std::max<uint32_t>(static_cast<uint32_t>(final_event.size()),
+                                      static_cast<uint32_t>(reader.threads().size()));
   }
   kept.Decide();
   const std::vector<LocationInfo>& infos = kept.Locations();
   const std::vector<std::pair<EventIndex, LocationId>>& frees = kept.Frees();
 
   // Patterns of one shape are searched together (Analyze's groups).
-  std::vector<std::vector<const Pattern*>> groups;
-  for (const Pattern& pattern : patterns) {
-    auto same = std::find_if(groups.begin(), groups.end(),
-                             [&](const auto& g) { return SameShape(*g.front(), pattern); });
-    if (same == groups.end()) {
-      groups.push_back({&pattern});
-    } else {
-      same->push_back(&pattern);
-    }
-  }
+  const std::vector<std::vector<const Pattern*>> groups = GroupByShape(patterns);
   HeldLocks locks;
   std::vector<RaceSearch> searches;
   // A mask bit per pattern: groups wider than a mask are searched in parts (as SearchPatternGroup
@@ -579,12 +566,6 @@ AnalysisResult AnalyzeRacesFromFile(const std::string& path, const AnalysisOptio
   }
   PorClocks por(thread_count, semaphores.Initial(), std::move(final_event), /*record=*/false);
 
-  TraceReader reader(path, log_warnings);
-  std::optional<ProgressReporter> progress;
-  if (show_progress && events > 0) {
-    progress.emplace("analyzing (2 of 2: races)", events);
-    progress->KeepAlive(kKeepAliveLogSeconds);
-  }
   // Locations in the order their lives end: each is retired after its last use.
   const std::vector<EventIndex>& last_uses = kept.LastUses();
   std::vector<LocationId> retiring(infos.size());
@@ -593,47 +574,42 @@ AnalysisResult AnalyzeRacesFromFile(const std::string& path, const AnalysisOptio
             [&](LocationId a, LocationId b) { return last_uses[a] < last_uses[b]; });
   size_t next_retired = 0;
   size_t next_free = 0;
-  uint64_t read = 0;
-  EventBatch batch;
-  while (reader.Next(batch)) {
-    for (size_t j = 0; j < batch.count(); ++j) {
-      const EventIndex i = batch.first_event + j;
-      const Event e = batch.event(j);
-      const LocationId l = kept.Locate(i, e);
-      if (IsAccess(e.kind) && l == kNoLocation) continue;  // an access no pattern can use
-      const uint32_t lockset = locks.Current(e.thread);
-      const PorStep step = por.Visit(i, e);
-      if (l != kNoLocation) {
-        for (RaceSearch& search : searches)
-          search.Access(i, e, l, infos[l], lockset, step.local, por);
-      }
-      for (; next_free < frees.size() && frees[next_free].first < i; ++next_free) {}
-      for (; next_free < frees.size() && frees[next_free].first == i; ++next_free) {
-        for (RaceSearch& search : searches)
-          search.Free(i, e, frees[next_free].second, lockset, step.local, por);
-      }
-      locks.Visit(e);
-      for (; next_retired < retiring.size() && last_uses[retiring[next_retired]] <= i;
-           ++next_retired) {
-        for (RaceSearch& search : searches) search.Retire(retiring[next_retired]);
-      }
-    }
-    read = batch.first_event + batch.count();
-    if (progress) progress->Update(read);
-  }
-  if (progress) progress->Finish();
+  TraceReader reader(path, log_warnings);
+  const uint64_t read = ForEachEvent(
+      reader, show_progress, "analyzing (2 of 2: races)", events,
+      [&](EventIndex i, const Event& e) {
+        const LocationId l = kept.Locate(i, e);
+        if (IsAccess(e.kind) && l == kNoLocation) return;  // an access no pattern can use
+        const uint32_t lockset = locks.Current(e.thread);
+        const PorStep step = por.Visit(i, e);
+        if (l != kNoLocation) {
+          for (RaceSearch& search : searches)
+            search.Access(i, e, l, infos[l], lockset, step.local, por);
+        }
+        for (; next_free < frees.size() && frees[next_free].first < i; ++next_free) {
+        }
+        for (; next_free < frees.size() && frees[next_free].first == i; ++next_free) {
+          for (RaceSearch& search : searches)
+            search.Free(i, e, frees[next_free].second, lockset, step.local, por);
+        }
+        locks.Visit(e);
+        for (; next_retired < retiring.size() && last_uses[retiring[next_retired]] <= i;
+             ++next_retired) {
+          for (RaceSearch& search : searches) search.Retire(retiring[next_retired]);
+        }
+      });
 
   AnalysisResult result;
   result.stats.events = read;
-  for (const LocationInfo& info : infos) result.stats.shared_locations += info.shared && info.written;
+  for (const LocationInfo& info : infos)
+    result.stats.shared_locations += info.shared && info.written;
   PatternSearchStats stats;
   for (RaceSearch& search : searches) {
     for (Finding& f : search.Finish(&stats)) result.findings.push_back(std::move(f));
   }
   result.stats.candidates = stats.candidates;
   result.stats.capped = stats.capped;
-  const double seconds =
-      std::chrono::duration<double>(Clock::now() - start).count();
+  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
   result.stats.seconds_by_family.emplace_back("race", seconds);
   result.stats.seconds_total = seconds;
   return result;

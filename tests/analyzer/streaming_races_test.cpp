@@ -2,9 +2,9 @@
 // traces, with sites shared between events (so access classes have many members and site tuples
 // repeat across locations), byte ranges that differ within a variable or span several (block
 // copies), FREEs and ALLOCs of shared variables by any thread, and accesses the analysis has no
-// use for, are written to a .pecan file; the streaming search must find exactly what Analyze finds, with the same
-// witnesses, witness counts, reasons, candidate count and, under hunt's per-site bound, the same
-// site tuples left out.
+// use for, are written to a .pecan file; the streaming search must find exactly what Analyze finds,
+// with the same witnesses, witness counts, reasons, candidate count and, under hunt's per-site
+// bound, the same site tuples left out.
 #include <catch2/catch.hpp>
 
 #include <filesystem>
@@ -73,10 +73,9 @@ TEST_CASE("the streaming race search finds what Analyze finds on the whole trace
   options.atomics = true;
   options.read_locks = true;
   const test::RandomTraceGenerator generator(options);
-  const std::string path =
-      (std::filesystem::temp_directory_path() /
-       ("pecan-streaming-races-test-" + std::to_string(::getpid()) + ".pecan"))
-          .string();
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("pecan-streaming-races-test-" + std::to_string(::getpid()) + ".pecan"))
+                               .string();
   uint64_t findings = 0, observed = 0, frees = 0, repeated = 0, capped = 0;
   for (uint64_t seed = 1; seed <= 400; ++seed) {
     const Trace whole = Mutated(test::WithUnusedAccesses(generator.Generate(seed), seed), seed);

@@ -30,11 +30,10 @@ nlohmann::json WithoutTimes(nlohmann::json report) {
 
 TEST_CASE("race analysis of a recorded trace reports what the indexed analysis reports",
           "[e2e][streaming_races]") {
-  const std::vector<std::string> programs = {e2e::ExampleBinary("lost_update"),
-                                             e2e::ExampleBinary("jigsaw_event_queue"),
-                                             e2e::ExampleBinary("queue_size_pop"),
-                                             e2e::TestProgram("write_buffer_race"),
-                                             e2e::TestProgram("pcompress")};
+  const std::vector<std::string> programs = {
+      e2e::ExampleBinary("lost_update"), e2e::ExampleBinary("jigsaw_event_queue"),
+      e2e::ExampleBinary("queue_size_pop"), e2e::TestProgram("write_buffer_race"),
+      e2e::TestProgram("pcompress")};
   size_t findings = 0;
   for (const std::string& program : programs) {
     INFO(program);

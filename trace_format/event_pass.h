@@ -1,0 +1,36 @@
+// ForEachEvent: one pass over a trace file's events, chunk by chunk, with a progress line — the
+// loop of every reader that follows a .pecan file's events without holding them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "trace_format/progress.h"
+#include "trace_format/trace_reader.h"
+
+namespace pecan {
+
+// Calls fn(index, event) for each event of `reader`, in order. With `show_progress`, a progress
+// line labelled `label` counts up to `total` (0: the file's footer count; none if unknown).
+// Returns the number of events read.
+template <typename F>
+uint64_t ForEachEvent(TraceReader& reader, bool show_progress, const std::string& label,
+                      uint64_t total, F&& fn) {
+  if (total == 0) total = reader.footer_event_count().value_or(0);
+  std::optional<ProgressReporter> progress;
+  if (show_progress && total > 0) {
+    progress.emplace(label, total);
+    progress->KeepAlive(kKeepAliveLogSeconds);
+  }
+  EventBatch batch;
+  uint64_t read = 0;
+  while (reader.Next(batch)) {
+    for (size_t j = 0; j < batch.count(); ++j) fn(batch.first_event + j, batch.event(j));
+    read = batch.first_event + batch.count();
+    if (progress) progress->Update(read);
+  }
+  return read;
+}
+
+}  // namespace pecan
