@@ -24,6 +24,18 @@ constexpr uint32_t kUnbound = ~0u;
 constexpr size_t kNoSlot = ~size_t{0};
 constexpr size_t kMaxGroup = 32;  // patterns per shared enumeration (bits of the match mask)
 
+bool AccessMatches(AccessMatch m, EventKind k) {
+  switch (m) {
+    case AccessMatch::kRead:
+      return k == EventKind::kRead || k == EventKind::kAtomicLoad;
+    case AccessMatch::kWrite:
+      return IsWriteAccess(k) || k == EventKind::kFree;
+    case AccessMatch::kAny:
+      return IsAccess(k) || k == EventKind::kFree;
+  }
+  return false;
+}
+
 
 struct SiteTupleHash {
   size_t operator()(const std::vector<SiteId>& sites) const {
@@ -43,9 +55,7 @@ struct Candidate {
   uint32_t witnesses = 0;
 
   bool BetterThan(const Candidate& o) const {
-    if (observed != o.observed) return observed;
-    if (last != o.last) return last < o.last;
-    return window < o.window;
+    return BetterWitness(observed, last, window, o.observed, o.last, o.window);
   }
 };
 
@@ -90,26 +100,15 @@ class Matcher {
         stats_(stats),
         k_(static_cast<uint32_t>(group[0]->size())),
         max_per_site_(max_per_site),
-        max_steps_(max_steps) {
-    match_mask_.assign(k_, std::vector<uint32_t>(kEventKindCount, 0));
-    for (uint32_t bit = 0; bit < group.size(); ++bit) {
-      for (uint32_t pos = 0; pos < k_; ++pos) {
-        for (int kind = 0; kind < kEventKindCount; ++kind) {
-          if (AccessMatches(group[bit]->access[pos], static_cast<EventKind>(kind))) {
-            match_mask_[pos][kind] |= 1u << bit;
-          }
-        }
-      }
-    }
+        max_steps_(max_steps),
+        masks_(group) {
     mask_ = group.size() >= 32 ? ~0u : (1u << group.size()) - 1;
     best_.resize(group.size());
     Plan();
     PlanLocations();
   }
 
-  uint32_t Mask(uint32_t pos, EventKind kind) const {
-    return match_mask_[pos][static_cast<uint8_t>(kind)];
-  }
+  uint32_t Mask(uint32_t pos, EventKind kind) const { return masks_.Of(pos, kind); }
 
   // Steps taken, and whether max_steps stopped the search (then the findings may be partial).
   uint64_t steps() const { return work_; }
@@ -1025,11 +1024,7 @@ class Matcher {
     RecordAll(std::move(candidate), mask);
   }
 
-  uint32_t RaceMask(EventKind a, EventKind b) const {
-    const auto plain = [](EventKind k) { return IsPlainAccess(k) || k == EventKind::kFree; };
-    if (p_.some_plain && !plain(a) && !plain(b)) return 0;
-    return Mask(0, a) & Mask(1, b);
-  }
+  uint32_t RaceMask(EventKind a, EventKind b) const { return masks_.Race(a, b); }
 
   // ---- results ----
 
@@ -1111,7 +1106,7 @@ class Matcher {
   std::vector<std::pair<uint32_t, uint32_t>> same_variable_pairs_;  // positions q < r
   std::vector<uint8_t> eligible_;  // per location: bit v set if variable v can bind there
   bool all_eligible_ = true;
-  std::vector<std::vector<uint32_t>> match_mask_;  // [position][kind] -> patterns matching
+  KindMasks masks_;  // [position][kind] -> patterns matching
   uint32_t mask_ = 0;                              // patterns the bound events still match
   // A unit's classes per UnitClassKey: the index finds them in the store (a deque, so the
   // references ClassesOf hands out stay valid).
@@ -1132,21 +1127,36 @@ class Matcher {
 
 }  // namespace
 
-bool AccessMatches(AccessMatch m, EventKind k) {
-  switch (m) {
-    case AccessMatch::kRead:
-      return k == EventKind::kRead || k == EventKind::kAtomicLoad;
-    case AccessMatch::kWrite:
-      return IsWriteAccess(k) || k == EventKind::kFree;
-    case AccessMatch::kAny:
-      return IsAccess(k) || k == EventKind::kFree;
-  }
-  return false;
-}
 
 bool SameShape(const Pattern& a, const Pattern& b) {
   return a.thread == b.thread && a.variable == b.variable && a.region == b.region &&
          a.adjacent == b.adjacent && a.unordered == b.unordered && a.some_plain == b.some_plain;
+}
+
+KindMasks::KindMasks(const std::vector<const Pattern*>& group)
+    : masks_(group.front()->size()), some_plain_(group.front()->some_plain) {
+  for (auto& by_kind : masks_) by_kind.fill(0);
+  for (uint32_t bit = 0; bit < group.size(); ++bit) {
+    for (uint32_t pos = 0; pos < masks_.size(); ++pos) {
+      for (int kind = 0; kind < kEventKindCount; ++kind) {
+        if (AccessMatches(group[bit]->access[pos], static_cast<EventKind>(kind)))
+          masks_[pos][kind] |= 1u << bit;
+      }
+    }
+  }
+}
+
+uint32_t KindMasks::Race(EventKind first, EventKind second) const {
+  const auto plain = [](EventKind k) { return IsPlainAccess(k) || k == EventKind::kFree; };
+  if (some_plain_ && !plain(first) && !plain(second)) return 0;
+  return Of(0, first) & Of(1, second);
+}
+
+bool BetterWitness(bool observed, uint64_t last, uint64_t window, bool other_observed,
+                   uint64_t other_last, uint64_t other_window) {
+  if (observed != other_observed) return observed;
+  if (last != other_last) return last < other_last;
+  return window < other_window;
 }
 
 std::vector<std::vector<const Pattern*>> GroupByShape(const std::vector<Pattern>& patterns) {

@@ -2,6 +2,7 @@
 // by mutation (PECAN section 5.2), deduplicated by site tuple with the cheapest witness kept.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -31,13 +32,31 @@ struct PatternSearchStats {
 std::vector<Finding> SearchPattern(const AnalysisContext& context, const Pattern& pattern,
                                    PatternSearchStats* stats, uint32_t max_per_site = 0);
 
-// Whether an event of kind `k` fits access type `m`. A FREE is a plain write of its whole block
-// (LocationTable::FreesBegin); only races pair it.
-bool AccessMatches(AccessMatch m, EventKind k);
+// Which patterns of a group (a bit each; at most 32) an event of each kind fits at each position
+// of their shape. A FREE is a plain write of its whole block (LocationTable::FreesBegin); only
+// races pair it.
+class KindMasks {
+ public:
+  explicit KindMasks(const std::vector<const Pattern*>& group);
+  uint32_t Of(uint32_t position, EventKind kind) const {
+    return masks_[position][static_cast<uint8_t>(kind)];
+  }
+  // For a race-shaped group: the patterns two events of these kinds match, in trace order; none
+  // when the group wants a plain access and neither is one (a FREE counts as plain).
+  uint32_t Race(EventKind first, EventKind second) const;
+
+ private:
+  std::vector<std::array<uint32_t, kEventKindCount>> masks_;  // [position][kind]
+  bool some_plain_ = false;
+};
 
 // Patterns that differ only in access types (and names) have the same shape; a group of them
 // is searched with one enumeration of the trace.
 bool SameShape(const Pattern& a, const Pattern& b);
+// Of two witnesses of one site tuple, whether the first is kept: an observed one, then the one
+// whose schedule ends sooner (its latest event), then the one spanning fewer events.
+bool BetterWitness(bool observed, uint64_t last, uint64_t window, bool other_observed,
+                   uint64_t other_last, uint64_t other_window);
 // `patterns` in groups of one shape (SameShape), in order of first appearance.
 std::vector<std::vector<const Pattern*>> GroupByShape(const std::vector<Pattern>& patterns);
 // With `max_steps` > 0 the event-by-event matcher stops after that many steps (candidates tried,

@@ -29,14 +29,14 @@ constexpr EventIndex kNone = ~EventIndex{0};
 // Classes of up to this many bytes are found by probing the bytes they could start at.
 constexpr uint64_t kSmallClass = 8;
 
+constexpr uint32_t kNil = ~0u;  // the end of a list of indices
+
 // An access class (analysis_context.h): one thread's accesses to one location at one site, of
 // one kind, under one set of lock addresses (and, on a location whose accesses differ in byte
 // range, to the same bytes). Only its latest member is kept.
-constexpr uint32_t kNil = ~0u;
-
 struct RaceClass {
   uint64_t begin = 0;  // the bytes every member accesses: [begin, end)
-  uint64_t end_ = 0;
+  uint64_t end = 0;
   EventIndex latest = kNone;
   ThreadId thread = 0;
   SiteId site = 0;
@@ -47,7 +47,6 @@ struct RaceClass {
                                     // the pairs (A, this) not resolved yet
   uint32_t next_same_begin = kNil;  // the next small class starting at the same byte
   EventKind kind = EventKind::kUnspecified;
-  uint64_t end() const { return end_; }
 };
 
 struct PartnerNode {
@@ -100,15 +99,13 @@ struct ObservedEntry {
 };
 
 // A result of a location whose life ended, in the order of the sweep, with what the replay
-// needs of its classes.
+// needs of its classes: their sites and the patterns the two kinds match.
 struct DoneResult {
   EventIndex first = 0;
   EventIndex second = 0;
   SiteId first_site = 0;
   SiteId second_site = 0;
-  EventKind first_kind = EventKind::kUnspecified;  // pairs: for their patterns
-  EventKind second_kind = EventKind::kUnspecified;
-  uint32_t mask = 0;  // FREEs: their patterns
+  uint32_t mask = 0;
   bool observed = false;
 };
 
@@ -164,12 +161,10 @@ struct Best {
   bool observed = false;
   uint64_t witnesses = 0;
   bool BetterThan(bool other_observed, EventIndex other_first, EventIndex other_second) const {
-    if (observed != other_observed) return observed;
     const EventIndex last = std::max(first, second);
     const EventIndex other_last = std::max(other_first, other_second);
-    if (last != other_last) return last < other_last;
-    const EventIndex window = last - std::min(first, second);
-    return window < other_last - std::min(other_first, other_second);
+    return BetterWitness(observed, last, last - std::min(first, second), other_observed, other_last,
+                         other_last - std::min(other_first, other_second));
   }
 };
 
@@ -181,19 +176,10 @@ class RaceSearch {
       : group_(group),
         locks_(locks),
         max_per_site_(max_per_site),
-        some_plain_(group.front()->some_plain),
+        masks_(group),
         locations_(location_count),
         best_(group.size()),
-        site_shares_(group.size()) {
-    for (uint32_t bit = 0; bit < group.size(); ++bit) {
-      for (uint32_t pos = 0; pos < 2; ++pos) {
-        for (int kind = 0; kind < kEventKindCount; ++kind) {
-          if (AccessMatches(group[bit]->access[pos], static_cast<EventKind>(kind)))
-            match_mask_[pos][kind] |= 1u << bit;
-        }
-      }
-    }
-  }
+        site_shares_(group.size()) {}
 
   // Access `i` of kept location `l`, which LocationInfo `info` describes. `lockset` and `step`
   // are the thread's held locks and POR position at it.
@@ -234,7 +220,7 @@ class RaceSearch {
     // FREEs since B's previous member: this b is B's first member after them.
     for (uint32_t f = B.next_free; f < s.frees.size(); ++f) {
       const FreeRecord& F = s.frees[f];
-      if (F.thread == B.thread || B.end() <= F.begin || F.end <= B.begin) continue;
+      if (F.thread == B.thread || B.end <= F.begin || F.end <= B.begin) continue;
       if (locks.Exclusive(F.lockset, B.lockset)) continue;
       const uint32_t mask = RaceMask(EventKind::kFree, B.kind);
       if (mask != 0 && !por.OrderedBeforeCurrent(F.thread, F.local, e.thread)) {
@@ -267,7 +253,7 @@ class RaceSearch {
     s.frees.push_back(F);
     for (uint32_t c = 0; c < s.classes.size(); ++c) {
       const RaceClass& B = s.classes[c];
-      if (B.thread == F.thread || B.end() <= F.begin || F.end <= B.begin) continue;
+      if (B.thread == F.thread || B.end <= F.begin || F.end <= B.begin) continue;
       if (locks.Exclusive(F.lockset, B.lockset)) continue;
       const uint32_t mask = RaceMask(B.kind, EventKind::kFree);
       if (mask != 0 && !por.OrderedBeforeCurrent(B.thread, B.latest_local, e.thread))
@@ -288,8 +274,7 @@ class RaceSearch {
       const RaceClass& B = s.classes[r.cls];
       const SiteId free_site = s.frees[r.free].site;
       s.done_frees.push_back(DoneResult{r.first, r.second, r.after ? free_site : B.site,
-                                        r.after ? B.site : free_site, EventKind::kUnspecified,
-                                        EventKind::kUnspecified, r.mask, r.observed});
+                                        r.after ? B.site : free_site, r.mask, r.observed});
     }
     std::sort(s.pairs.begin(), s.pairs.end(), [](const PairResult& x, const PairResult& y) {
       return std::tie(x.a_class, x.b_class) < std::tie(y.a_class, y.b_class);
@@ -297,7 +282,8 @@ class RaceSearch {
     for (const PairResult& r : s.pairs) {
       const RaceClass& A = s.classes[r.a_class];
       const RaceClass& B = s.classes[r.b_class];
-      s.done_pairs.push_back(DoneResult{r.a, r.b, A.site, B.site, A.kind, B.kind, 0, r.observed});
+      s.done_pairs.push_back(
+          DoneResult{r.a, r.b, A.site, B.site, RaceMask(A.kind, B.kind), r.observed});
     }
     LocationState done;
     done.retired = true;
@@ -322,7 +308,7 @@ class RaceSearch {
       for (const ObservedEntry& o : s.observed)
         RecordAll(o.first_site, o.second_site, o.mask, o.a, o.b, true, o.count);
       for (const DoneResult& r : s.done_pairs) {
-        uint32_t mask = RaceMask(r.first_kind, r.second_kind);
+        uint32_t mask = r.mask;
         // Patterns that already have an observed witness for these sites are not swept.
         for (uint32_t bit = 0; bit < group_.size(); ++bit) {
           if (!(mask >> bit & 1)) continue;
@@ -358,11 +344,7 @@ class RaceSearch {
   }
 
  private:
-  uint32_t RaceMask(EventKind a, EventKind b) const {
-    const auto plain = [](EventKind k) { return IsPlainAccess(k) || k == EventKind::kFree; };
-    if (some_plain_ && !plain(a) && !plain(b)) return 0;
-    return match_mask_[0][static_cast<uint8_t>(a)] & match_mask_[1][static_cast<uint8_t>(b)];
-  }
+  uint32_t RaceMask(EventKind a, EventKind b) const { return masks_.Race(a, b); }
 
   void AddObserved(LocationState& s, SiteId first_site, SiteId second_site, uint32_t mask,
                    EventIndex a, EventIndex b) {
@@ -385,7 +367,7 @@ class RaceSearch {
     auto same = [&](uint32_t index) {
       const RaceClass& c = s.classes[index];
       return c.thread == e.thread && c.site == e.site && c.kind == e.kind && c.lockset == lockset &&
-             c.begin == begin && c.end() == end;
+             c.begin == begin && c.end == end;
     };
     bool inserted = false;
     const uint64_t hash =
@@ -399,7 +381,7 @@ class RaceSearch {
     X.kind = e.kind;
     X.lockset = lockset;
     X.begin = begin;
-    X.end_ = end;
+    X.end = end;
     s.classes.push_back(std::move(X));
     auto add_partner = [&](uint32_t to, uint32_t partner) {
       uint32_t node = s.free_nodes;
@@ -415,7 +397,7 @@ class RaceSearch {
     auto link = [&](uint32_t y) {
       const RaceClass& Y = s.classes[y];
       const RaceClass& N = s.classes[id];
-      if (Y.thread == N.thread || !(Y.begin < N.end() && N.begin < Y.end())) return;
+      if (Y.thread == N.thread || !(Y.begin < N.end && N.begin < Y.end)) return;
       if (locks_->Exclusive(Y.lockset, N.lockset)) return;
       const bool y_first = RaceMask(Y.kind, N.kind) != 0;  // the pair (Y, N)
       const bool n_first = RaceMask(N.kind, Y.kind) != 0;  // the pair (N, Y)
@@ -500,12 +482,11 @@ class RaceSearch {
   std::vector<const Pattern*> group_;  // at most 32: a bit of a mask each
   HeldLocks* locks_;
   uint32_t max_per_site_;  // AnalysisOptions::max_per_site
-  bool some_plain_;
+  KindMasks masks_;        // the patterns each pair of kinds matches
   std::vector<LocationState> locations_;
   std::vector<std::unordered_map<std::pair<SiteId, SiteId>, Best, SiteTupleHash>> best_;
   std::vector<std::unordered_map<SiteId, uint32_t>> site_shares_;  // per pattern: tuples per site
   uint64_t capped_ = 0;
-  uint32_t match_mask_[2][kEventKindCount] = {};
   uint64_t candidates_ = 0;
 };
 
