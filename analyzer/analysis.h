@@ -79,7 +79,7 @@ AnalysisResult Analyze(const Trace& trace, const AnalysisOptions& options);
 // The last steps of Analyze on its findings (events numbered as in `trace`): a single-location
 // atomic-set violation that repeats an atomicity violation is dropped, ids are given
 // (MakeFindingId) and --suppressions applied. For a search that does not go through Analyze
-// (streaming_races.h), on a trace holding the findings' events.
+// (streaming_analysis.h), on a trace holding the findings' events.
 void FinishFindings(const Trace& trace, const AnalysisOptions& options, AnalysisResult* result);
 
 // The locations the selected patterns can use (PECAN section 5.1's pre-filter, per pattern

@@ -1,13 +1,13 @@
 // ReadTraceForAnalysis: KeptAccesses decides from a first pass over the file which accesses the
 // analysis can use; the second pass builds the trace of those and every other event. Race
-// patterns alone are searched on the file without it (streaming_races.h).
+// patterns and deadlocks alone are searched on the file without it (streaming_analysis.h).
 #include "analyzer/analysis_trace.h"
 
 #include <optional>
 
 #include "analyzer/access_locations.h"
 #include "analyzer/report_trace.h"
-#include "analyzer/streaming_races.h"
+#include "analyzer/streaming_analysis.h"
 #include "trace_format/event_pass.h"
 #include "trace_format/trace_reader.h"
 
@@ -58,8 +58,8 @@ Trace ReadTraceForAnalysis(const std::string& path, const AnalysisOptions& optio
 AnalyzedFile AnalyzeFile(const std::string& path, const AnalysisOptions& options,
                          bool show_progress, bool log_warnings) {
   AnalyzedFile out;
-  if (StreamsRaces(options)) {
-    out.result = AnalyzeRacesFromFile(path, options, show_progress, log_warnings);
+  if (Streams(options)) {
+    out.result = AnalyzeStreaming(path, options, show_progress, log_warnings);
     std::vector<EventIndex> events;
     for (const Finding& f : out.result.findings) {
       events.insert(events.end(), f.events.begin(), f.events.end());

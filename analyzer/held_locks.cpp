@@ -27,7 +27,7 @@ bool LocksExclude(const LockAddressSet& x, const LockAddressSet& y) {
          SortedIntersect(x.shared, y.exclusive);
 }
 
-void HeldLocks::Visit(const Event& e) {
+void HeldLocks::Visit(EventIndex i, const Event& e) {
   const bool acquire = IsAcquire(e.kind);
   if (!acquire && !IsRelease(e.kind)) return;
   const ThreadId t = e.thread;
@@ -46,7 +46,7 @@ void HeldLocks::Visit(const Event& e) {
       ++held->depth;
       return;
     }
-    holds.push_back(Hold{e.addr, read_mode, 0});
+    holds.push_back(Hold{e.addr, read_mode, 0, i, e.site});
   } else {
     if (held == holds.rend()) return;  // not held (acquired before recording began)
     if (held->depth > 0) {

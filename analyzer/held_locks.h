@@ -1,6 +1,7 @@
 // HeldLocks: the locks each thread holds, followed event by event in trace order without the
-// trace in memory (for the streaming search; LocksetTable is the indexed form). Only the set of
-// lock addresses and their modes is kept, interned, which is all lock exclusion looks at.
+// trace in memory (for the streaming search; LocksetTable is the indexed form). Their set of lock
+// addresses and modes is interned, which is all lock exclusion looks at; each hold also knows
+// where it was taken (lock-order deadlocks nest on it).
 // The rules are LocksetTable's: a lock is not yet held at its acquisition and still held at its
 // release; a recursive re-acquisition folds into the first hold; releasing a lock not held does
 // nothing; locks held in read mode (rwlock readers) do not exclude each other.
@@ -26,20 +27,28 @@ bool LocksExclude(const LockAddressSet& x, const LockAddressSet& y);
 
 class HeldLocks {
  public:
+  struct Hold {
+    uint64_t lock = 0;
+    bool read_mode = false;
+    uint32_t depth = 0;  // recursive re-acquisitions folded into this hold
+    EventIndex acquired_at = 0;
+    SiteId site = 0;  // of the acquisition
+  };
+
   // The address set the thread holds now (0: none), before `e` changes it.
   uint32_t Current(ThreadId t) const { return t < current_.size() ? current_[t] : 0; }
-  // Feeds the next event in trace order.
-  void Visit(const Event& e);
+  // The thread's holds now, outermost first (LocksetTable::Locks' order).
+  const std::vector<Hold>& Holds(ThreadId t) const {
+    static const std::vector<Hold> kNone;
+    return t < holds_.size() ? holds_[t] : kNone;
+  }
+  // Feeds the next event in trace order, event `i` of the trace.
+  void Visit(EventIndex i, const Event& e);
   // True when the two address sets share a lock that excludes (not both in read mode).
   bool Exclusive(uint32_t a, uint32_t b);
   size_t SetCount() const { return sets_.size(); }
 
  private:
-  struct Hold {
-    uint64_t lock = 0;
-    bool read_mode = false;
-    uint32_t depth = 0;  // recursive re-acquisitions folded into this hold
-  };
   struct VectorHash {
     size_t operator()(const std::vector<uint64_t>& v) const {
       uint64_t h = v.size();

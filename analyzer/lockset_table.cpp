@@ -210,8 +210,11 @@ bool LocksetTable::Exclusive(EventIndex a, EventIndex b) const {
 
 bool LocksetTable::ExclusiveSets(LocksetId a, LocksetId b) const {
   if (a == kEmptyLockset || b == kEmptyLockset) return false;
-  const uint32_t sa = address_set_of_[a];
-  const uint32_t sb = address_set_of_[b];
+  return ExclusiveAddressSets(address_set_of_[a], address_set_of_[b]);
+}
+
+bool LocksetTable::ExclusiveAddressSets(uint32_t sa, uint32_t sb) const {
+  if (sa == 0 || sb == 0) return false;
   if (impl_->exclusive_cache_width != 0) {
     return impl_->exclusive_cache[sa * impl_->exclusive_cache_width + sb] != 0;
   }

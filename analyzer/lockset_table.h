@@ -43,6 +43,8 @@ class LocksetTable {
   // The id of the set of (lock address, mode) pairs of a lockset, acquisition points ignored:
   // equal ids exclude exactly the same other sets.
   uint32_t AddressSetOf(LocksetId id) const { return address_set_of_[id]; }
+  // ExclusiveSets on two AddressSetOf ids.
+  bool ExclusiveAddressSets(uint32_t a, uint32_t b) const;
   // Number of lockset ids (0 .. Count()-1; 0 is the empty set): one per acquisition that was not
   // a recursive re-acquisition, plus the sets left after releasing a lock that was not innermost.
   size_t Count() const;

@@ -374,6 +374,10 @@ bool PorClocks::OrderedBeforeCurrent(ThreadId earlier, uint32_t local, ThreadId 
   return earlier == t || (*impl_->current[t])[earlier] > local;
 }
 
+std::shared_ptr<const std::vector<uint32_t>> PorClocks::CurrentClock(ThreadId t) const {
+  return impl_->current[t];
+}
+
 uint32_t PorClocks::thread_count() const {
   return impl_->n;
 }

@@ -1,6 +1,6 @@
 // PorClocks: the vector clocks of the partial order relation (POR), computed in one pass over
 // the events in trace order, one event at a time, without the trace in memory. PorIndex keeps
-// what it returns for every event; the streaming race search (streaming_races.h) asks it about
+// what it returns for every event; the streaming searches (streaming_analysis.h) ask it about
 // the event just fed. The edges are PorIndex's (por_index.h): fork, join, notify -> the wait it
 // woke, barrier generations, semaphore post -> wait, release -> acquire that read it, user
 // happens-before annotations. Lock release -> acquire is not one.
@@ -59,6 +59,10 @@ class PorClocks {
   // True when event `local` of thread `earlier` is ordered before the event of thread `t` just
   // fed (or any later one of t's current clock version).
   bool OrderedBeforeCurrent(ThreadId earlier, uint32_t local, ThreadId t) const;
+  // The clock of thread t's current version (that of its event just fed; before t's first event,
+  // the all-zero clock): entry u is one more than the local index of the last event of thread u
+  // ordered before it. Shared and never changed.
+  std::shared_ptr<const std::vector<uint32_t>> CurrentClock(ThreadId t) const;
 
   uint32_t thread_count() const;
   // With `record`: per thread, its clock versions flattened: entry [v * thread_count + u] is one

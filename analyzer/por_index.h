@@ -29,6 +29,12 @@ class PorIndex {
     if (ta == tb) return true;
     return clocks_[tb][static_cast<size_t>(version_[b]) * thread_count_ + ta] > local_[a];
   }
+  // The clock in force at event i: entry u is one more than the local index of the last event of
+  // thread u ordered before i (PorClocks::CurrentClock's form).
+  std::vector<uint32_t> ClockAt(EventIndex i) const {
+    const uint32_t* row = clocks_[thread_[i]].data() + static_cast<size_t>(version_[i]) * thread_count_;
+    return std::vector<uint32_t>(row, row + thread_count_);
+  }
   // Neither a -> b nor b -> a.
   bool Concurrent(EventIndex a, EventIndex b) const { return !Ordered(a, b) && !Ordered(b, a); }
 

@@ -169,9 +169,9 @@ struct Best {
 };
 
 // One group of race-shaped patterns, fed the kept events.
-class RaceSearch {
+class GroupSearch {
  public:
-  RaceSearch(const std::vector<const Pattern*>& group, size_t location_count, HeldLocks* locks,
+  GroupSearch(const std::vector<const Pattern*>& group, size_t location_count, HeldLocks* locks,
              uint32_t max_per_site)
       : group_(group),
         locks_(locks),
@@ -492,108 +492,36 @@ class RaceSearch {
 
 }  // namespace
 
+struct RaceSearch::Impl : GroupSearch {
+  using GroupSearch::GroupSearch;
+};
+
+RaceSearch::RaceSearch(const std::vector<const Pattern*>& group, size_t location_count,
+                       HeldLocks* locks, uint32_t max_per_site)
+    : impl_(std::make_unique<Impl>(group, location_count, locks, max_per_site)) {}
+RaceSearch::~RaceSearch() = default;
+RaceSearch::RaceSearch(RaceSearch&&) noexcept = default;
+
+void RaceSearch::Access(EventIndex i, const Event& e, LocationId l, const LocationInfo& info,
+                        uint32_t lockset, uint32_t local, const PorClocks& por) {
+  impl_->Access(i, e, l, info, lockset, local, por);
+}
+
+void RaceSearch::Free(EventIndex i, const Event& e, LocationId l, uint32_t lockset,
+                      uint32_t local, const PorClocks& por) {
+  impl_->Free(i, e, l, lockset, local, por);
+}
+
+void RaceSearch::Retire(LocationId l) {
+  impl_->Retire(l);
+}
+
+std::vector<Finding> RaceSearch::Finish(PatternSearchStats* stats) {
+  return impl_->Finish(stats);
+}
+
 bool IsRaceShaped(const Pattern& p) {
   return p.adjacent && p.unordered && p.size() == 2 && p.variable[0] == p.variable[1];
-}
-
-bool StreamsRaces(const AnalysisOptions& options) {
-  if (SelectsDeadlocks(options.patterns)) return false;
-  const std::vector<Pattern> patterns = SelectPatterns(options.patterns);
-  return !patterns.empty() && std::all_of(patterns.begin(), patterns.end(), IsRaceShaped);
-}
-
-AnalysisResult AnalyzeRacesFromFile(const std::string& path, const AnalysisOptions& options,
-                                    bool show_progress, bool log_warnings) {
-  using Clock = std::chrono::steady_clock;
-  const Clock::time_point start = Clock::now();
-  const std::vector<Pattern> patterns = SelectPatterns(options.patterns);
-  KeptAccesses kept(LocationFilterFor(options));
-  SemaphoreCounts semaphores;
-  uint64_t events = 0;
-  uint32_t thread_count = 0;
-  std::vector<EventIndex> final_event;  // per thread: its last event
-  {
-    TraceReader reader(path, /*log_warnings=*/false);  // the second pass warns, once
-    events = ForEachEvent(reader, show_progress, "reading the trace (1 of 2: its locations)", 0,
-                          [&](EventIndex i, const Event& e) {
-                            kept.Scan(i, e);
-                            if (e.kind == EventKind::kSemPost || e.kind == EventKind::kSemWait)
-                              semaphores.Scan(e);
-                            if (e.thread >= final_event.size())
-                              final_event.resize(e.thread + 1, ~EventIndex{0});
-                            final_event[e.thread] = i;
-                          });
-    thread_count = std::max<uint32_t>(static_cast<uint32_t>(final_event.size()),
-                                      static_cast<uint32_t>(reader.threads().size()));
-  }
-  kept.Decide();
-  const std::vector<LocationInfo>& infos = kept.Locations();
-  const std::vector<std::pair<EventIndex, LocationId>>& frees = kept.Frees();
-
-  // Patterns of one shape are searched together (Analyze's groups).
-  const std::vector<std::vector<const Pattern*>> groups = GroupByShape(patterns);
-  HeldLocks locks;
-  std::vector<RaceSearch> searches;
-  // A mask bit per pattern: groups wider than a mask are searched in parts (as SearchPatternGroup
-  // does).
-  constexpr size_t kMaxGroup = 32;
-  for (const auto& group : groups) {
-    for (size_t start = 0; start < group.size(); start += kMaxGroup) {
-      const std::vector<const Pattern*> part(
-          group.begin() + static_cast<std::ptrdiff_t>(start),
-          group.begin() + static_cast<std::ptrdiff_t>(std::min(group.size(), start + kMaxGroup)));
-      searches.emplace_back(part, infos.size(), &locks, options.max_per_site);
-    }
-  }
-  PorClocks por(thread_count, semaphores.Initial(), std::move(final_event), /*record=*/false);
-
-  // Locations in the order their lives end: each is retired after its last use.
-  const std::vector<EventIndex>& last_uses = kept.LastUses();
-  std::vector<LocationId> retiring(infos.size());
-  std::iota(retiring.begin(), retiring.end(), LocationId{0});
-  std::sort(retiring.begin(), retiring.end(),
-            [&](LocationId a, LocationId b) { return last_uses[a] < last_uses[b]; });
-  size_t next_retired = 0;
-  size_t next_free = 0;
-  TraceReader reader(path, log_warnings);
-  const uint64_t read = ForEachEvent(
-      reader, show_progress, "analyzing (2 of 2: races)", events,
-      [&](EventIndex i, const Event& e) {
-        const LocationId l = kept.Locate(i, e);
-        if (IsAccess(e.kind) && l == kNoLocation) return;  // an access no pattern can use
-        const uint32_t lockset = locks.Current(e.thread);
-        const PorStep step = por.Visit(i, e);
-        if (l != kNoLocation) {
-          for (RaceSearch& search : searches)
-            search.Access(i, e, l, infos[l], lockset, step.local, por);
-        }
-        for (; next_free < frees.size() && frees[next_free].first < i; ++next_free) {
-        }
-        for (; next_free < frees.size() && frees[next_free].first == i; ++next_free) {
-          for (RaceSearch& search : searches)
-            search.Free(i, e, frees[next_free].second, lockset, step.local, por);
-        }
-        locks.Visit(e);
-        for (; next_retired < retiring.size() && last_uses[retiring[next_retired]] <= i;
-             ++next_retired) {
-          for (RaceSearch& search : searches) search.Retire(retiring[next_retired]);
-        }
-      });
-
-  AnalysisResult result;
-  result.stats.events = read;
-  for (const LocationInfo& info : infos)
-    result.stats.shared_locations += info.shared && info.written;
-  PatternSearchStats stats;
-  for (RaceSearch& search : searches) {
-    for (Finding& f : search.Finish(&stats)) result.findings.push_back(std::move(f));
-  }
-  result.stats.candidates = stats.candidates;
-  result.stats.capped = stats.capped;
-  const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  result.stats.seconds_by_family.emplace_back("race", seconds);
-  result.stats.seconds_total = seconds;
-  return result;
 }
 
 }  // namespace pecan

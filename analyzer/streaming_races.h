@@ -13,28 +13,48 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
+#include <memory>
 #include <vector>
 
-#include "analyzer/analysis.h"
+#include "analyzer/access_locations.h"
+#include "analyzer/finding.h"
+#include "analyzer/held_locks.h"
 #include "analyzer/pattern.h"
+#include "analyzer/pattern_search.h"
+#include "analyzer/por_clocks.h"
 
 namespace pecan {
 
 // A pattern the race sweep searches: two events on one variable, back to back, in either order.
 bool IsRaceShaped(const Pattern& pattern);
 
-// Whether AnalyzeRacesFromFile can serve `options`: every selected pattern race-shaped, no
-// deadlock search. Throws PecanError for a bad pattern spec.
-bool StreamsRaces(const AnalysisOptions& options);
+// One group of race-shaped patterns of one shape (at most 32), fed the events the analysis keeps
+// in trace order (streaming_analysis.cpp drives it).
+class RaceSearch {
+ public:
+  // `location_count` kept locations; `locks` is fed every event too, after the searches.
+  RaceSearch(const std::vector<const Pattern*>& group, size_t location_count, HeldLocks* locks,
+             uint32_t max_per_site);
+  ~RaceSearch();
+  RaceSearch(RaceSearch&&) noexcept;
 
-// The analysis of the .pecan file at `path` for race-shaped patterns only (StreamsRaces), in two
-// passes over the file: the first finds the locations (as ReadTraceForAnalysis), the second
-// searches. Findings are in the recorded trace's numbers, without ids (they need the events'
-// sites: FinishFindings, analysis.h, on a trace holding them, e.g. ReadReportTrace); stats as
-// Analyze gives them. Throws PecanError for a damaged file; warns of a truncated one once (not
-// at all without `log_warnings`).
-AnalysisResult AnalyzeRacesFromFile(const std::string& path, const AnalysisOptions& options,
-                                    bool show_progress = false, bool log_warnings = true);
+  // Access `i` of kept location `l`, which `info` describes; `lockset` (HeldLocks::Current) and
+  // `local` (PorStep::local) are its thread's held locks and POR position at it, after
+  // `por` was fed it.
+  void Access(EventIndex i, const Event& e, LocationId l, const LocationInfo& info,
+              uint32_t lockset, uint32_t local, const PorClocks& por);
+  // Event `i` FREEs (part of) location `l` (KeptAccesses::Frees).
+  void Free(EventIndex i, const Event& e, LocationId l, uint32_t lockset, uint32_t local,
+            const PorClocks& por);
+  // No later event uses location `l` (KeptAccesses::LastUses): its state is freed.
+  void Retire(LocationId l);
+  // The findings, in the recorded trace's numbers, without ids; adds to the stats' candidate
+  // and capped counts.
+  std::vector<Finding> Finish(PatternSearchStats* stats);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 }  // namespace pecan

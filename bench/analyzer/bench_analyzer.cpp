@@ -26,7 +26,7 @@
 
 #include "analyzer/analysis.h"
 #include "analyzer/analysis_trace.h"
-#include "analyzer/streaming_races.h"
+#include "analyzer/streaming_analysis.h"
 #include "bench/analyzer/realistic_trace.h"
 #include "trace_format/trace_writer.h"
 
@@ -69,13 +69,13 @@ std::string Measure(uint64_t events, uint32_t workers, uint64_t seed, const Setu
   auto start = Clock::now();
   pecan::Trace trace;
   pecan::AnalysisResult result;
-  const bool streaming = !file.empty() && !write && !setup.indexed && pecan::StreamsRaces(options);
+  const bool streaming = !file.empty() && !write && !setup.indexed && pecan::Streams(options);
   if (streaming) {
     out << "generate 0\n";
     out << "threads 0\n";
     out << "trace_mb 0\n";
     out << "rss_before " << PeakRssMb() << "\n";
-    result = pecan::AnalyzeRacesFromFile(file, options);
+    result = pecan::AnalyzeStreaming(file, options);
     out << "events " << result.stats.events << "\n";
     out << "analyze " << SecondsSince(start) << "\n";
   } else if (file.empty() || write) {

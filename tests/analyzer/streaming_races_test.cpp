@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "analyzer/analysis.h"
-#include "analyzer/streaming_races.h"
+#include "analyzer/streaming_analysis.h"
 #include "tests/support/random_trace_generator.h"
 #include "tests/support/trace_text.h"
 #include "tests/support/unused_accesses.h"
@@ -84,11 +84,11 @@ TEST_CASE("the streaming race search finds what Analyze finds on the whole trace
     analysis.patterns = "race";
     analysis.threads = 1;
     analysis.max_per_site = seed % 3 == 0 ? 1 + seed % 2 : 0;  // hunt's bound, on some traces
-    REQUIRE(StreamsRaces(analysis));
+    REQUIRE(Streams(analysis));
     INFO("seed " << seed << ", max per site " << analysis.max_per_site << "\n"
                  << test::DescribeTrace(whole));
     const AnalysisResult expected = Analyze(whole, analysis);
-    AnalysisResult got = AnalyzeRacesFromFile(path, analysis);
+    AnalysisResult got = AnalyzeStreaming(path, analysis);
     FinishFindings(whole, analysis, &got);  // the ids
     REQUIRE(got.findings.size() == expected.findings.size());
     for (size_t i = 0; i < got.findings.size(); ++i) {
@@ -125,17 +125,21 @@ TEST_CASE("the streaming race search finds what Analyze finds on the whole trace
   CHECK(capped > 100);
 }
 
-TEST_CASE("the streaming race search serves race-shaped patterns only",
+TEST_CASE("the streaming analysis serves race-shaped patterns and deadlocks only",
           "[analysis][streaming_races]") {
   AnalysisOptions options;
   options.patterns = "race";
-  CHECK(StreamsRaces(options));
-  options.patterns = "all";
-  CHECK_FALSE(StreamsRaces(options));
-  options.patterns = "race,atomicity";
-  CHECK_FALSE(StreamsRaces(options));
+  CHECK(Streams(options));
   options.patterns = "race,deadlock";
-  CHECK_FALSE(StreamsRaces(options));
+  CHECK(Streams(options));
+  options.patterns = "deadlock";
+  CHECK(Streams(options));
+  options.patterns = "all";
+  CHECK_FALSE(Streams(options));
+  options.patterns = "race,atomicity";
+  CHECK_FALSE(Streams(options));
+  options.patterns = "asv,deadlock";
+  CHECK_FALSE(Streams(options));
   options.patterns = "no-such-family";
-  CHECK_THROWS_AS(StreamsRaces(options), PecanError);
+  CHECK_THROWS_AS(Streams(options), PecanError);
 }

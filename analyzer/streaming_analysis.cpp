@@ -1,0 +1,160 @@
+// AnalyzeStreaming(): the two passes over the file, and the searches fed in the second.
+#include "analyzer/streaming_analysis.h"
+
+#include <algorithm>
+#include <chrono>
+#include <numeric>
+#include <vector>
+
+#include "analyzer/access_locations.h"
+#include "analyzer/builtin_patterns.h"
+#include "analyzer/deadlock_prediction.h"
+#include "analyzer/held_locks.h"
+#include "analyzer/pattern_search.h"
+#include "analyzer/por_clocks.h"
+#include "analyzer/streaming_races.h"
+#include "trace_format/event_pass.h"
+#include "trace_format/trace_reader.h"
+
+namespace pecan {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double SecondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Feeds a lock request to the lock-order graph: called before the held locks and the POR clocks
+// see the event, so they are the ones in force at it.
+void AddLockRequest(EventIndex i, const Event& e, const HeldLocks& locks, const PorClocks& por,
+                    uint32_t local, std::vector<HeldLockAt>* held, LockOrderGraph* graph) {
+  const std::vector<HeldLocks::Hold>& holds = locks.Holds(e.thread);
+  if (holds.empty()) return;
+  held->clear();
+  for (const HeldLocks::Hold& h : holds)
+    held->push_back(HeldLockAt{h.lock, h.read_mode, h.acquired_at, h.site});
+  const LockRequest request{i,      e.thread, e.kind,  e.flags,
+                            e.addr, e.site,   local,   locks.Current(e.thread)};
+  graph->AddRequest(request, *held, [&] { return por.CurrentClock(e.thread); });
+}
+
+}  // namespace
+
+bool Streams(const AnalysisOptions& options) {
+  const std::vector<Pattern> patterns = SelectPatterns(options.patterns);
+  const bool deadlocks = SelectsDeadlocks(options.patterns);
+  return (deadlocks || !patterns.empty()) &&
+         std::all_of(patterns.begin(), patterns.end(), IsRaceShaped);
+}
+
+AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& options,
+                                bool show_progress, bool log_warnings) {
+  const Clock::time_point start = Clock::now();
+  const std::vector<Pattern> patterns = SelectPatterns(options.patterns);
+  const bool deadlocks = SelectsDeadlocks(options.patterns);
+  KeptAccesses kept(LocationFilterFor(options));
+  SemaphoreCounts semaphores;
+  uint64_t events = 0;
+  uint32_t thread_count = 0;
+  std::vector<EventIndex> final_event;  // per thread: its last event
+  {
+    TraceReader reader(path, /*log_warnings=*/false);  // the second pass warns, once
+    events = ForEachEvent(reader, show_progress, "reading the trace (1 of 2: its locations)", 0,
+                          [&](EventIndex i, const Event& e) {
+                            kept.Scan(i, e);
+                            if (e.kind == EventKind::kSemPost || e.kind == EventKind::kSemWait)
+                              semaphores.Scan(e);
+                            if (e.thread >= final_event.size())
+                              final_event.resize(e.thread + 1, ~EventIndex{0});
+                            final_event[e.thread] = i;
+                          });
+    thread_count = std::max<uint32_t>(static_cast<uint32_t>(final_event.size()),
+                                      static_cast<uint32_t>(reader.threads().size()));
+  }
+  kept.Decide();
+  const std::vector<LocationInfo>& infos = kept.Locations();
+  const std::vector<std::pair<EventIndex, LocationId>>& frees = kept.Frees();
+
+  // Patterns of one shape are searched together (Analyze's groups); a mask bit per pattern, so
+  // groups wider than a mask are searched in parts (as SearchPatternGroup does).
+  const std::vector<std::vector<const Pattern*>> groups = GroupByShape(patterns);
+  HeldLocks locks;
+  std::vector<RaceSearch> searches;
+  constexpr size_t kMaxGroup = 32;
+  for (const auto& group : groups) {
+    for (size_t first = 0; first < group.size(); first += kMaxGroup) {
+      const std::vector<const Pattern*> part(
+          group.begin() + static_cast<std::ptrdiff_t>(first),
+          group.begin() + static_cast<std::ptrdiff_t>(std::min(group.size(), first + kMaxGroup)));
+      searches.emplace_back(part, infos.size(), &locks, options.max_per_site);
+    }
+  }
+  LockOrderGraph lock_order;
+  std::vector<HeldLockAt> held;
+  PorClocks por(thread_count, semaphores.Initial(), std::move(final_event), /*record=*/false);
+
+  // Locations in the order their lives end: each is retired after its last use.
+  const std::vector<EventIndex>& last_uses = kept.LastUses();
+  std::vector<LocationId> retiring(infos.size());
+  std::iota(retiring.begin(), retiring.end(), LocationId{0});
+  std::sort(retiring.begin(), retiring.end(),
+            [&](LocationId a, LocationId b) { return last_uses[a] < last_uses[b]; });
+  size_t next_retired = 0;
+  size_t next_free = 0;
+  std::vector<uint32_t> thread_events(thread_count, 0);  // events of each thread fed so far
+  const std::string label = std::string("analyzing (2 of 2: ") +
+                            (searches.empty()    ? "deadlocks"
+                             : deadlocks ? "races and deadlocks"
+                                         : "races") +
+                            ")";
+  TraceReader reader(path, log_warnings);
+  const uint64_t read = ForEachEvent(
+      reader, show_progress, label, events, [&](EventIndex i, const Event& e) {
+        const LocationId l = kept.Locate(i, e);
+        if (IsAccess(e.kind) && l == kNoLocation) return;  // an access no pattern can use
+        const uint32_t lockset = locks.Current(e.thread);
+        if (deadlocks && (e.kind == EventKind::kLock || e.kind == EventKind::kReadLock))
+          AddLockRequest(i, e, locks, por, thread_events[e.thread], &held, &lock_order);
+        ++thread_events[e.thread];
+        const PorStep step = por.Visit(i, e);
+        if (l != kNoLocation) {
+          for (RaceSearch& search : searches)
+            search.Access(i, e, l, infos[l], lockset, step.local, por);
+        }
+        for (; next_free < frees.size() && frees[next_free].first < i; ++next_free) {
+        }
+        for (; next_free < frees.size() && frees[next_free].first == i; ++next_free) {
+          for (RaceSearch& search : searches)
+            search.Free(i, e, frees[next_free].second, lockset, step.local, por);
+        }
+        locks.Visit(i, e);
+        for (; next_retired < retiring.size() && last_uses[retiring[next_retired]] <= i;
+             ++next_retired) {
+          for (RaceSearch& search : searches) search.Retire(retiring[next_retired]);
+        }
+      });
+
+  AnalysisResult result;
+  result.stats.events = read;
+  for (const LocationInfo& info : infos)
+    result.stats.shared_locations += info.shared && info.written;
+  PatternSearchStats stats;
+  for (RaceSearch& search : searches) {
+    for (Finding& f : search.Finish(&stats)) result.findings.push_back(std::move(f));
+  }
+  result.stats.candidates = stats.candidates;
+  result.stats.capped = stats.capped;
+  if (!searches.empty()) result.stats.seconds_by_family.emplace_back("race", SecondsSince(start));
+  if (deadlocks) {
+    const Clock::time_point deadlock_start = Clock::now();
+    for (Finding& f : lock_order.FindDeadlocks(
+             [&](uint32_t a, uint32_t b) { return locks.Exclusive(a, b); }))
+      result.findings.push_back(std::move(f));
+    result.stats.seconds_by_family.emplace_back("deadlock", SecondsSince(deadlock_start));
+  }
+  result.stats.seconds_total = SecondsSince(start);
+  return result;
+}
+
+}  // namespace pecan
