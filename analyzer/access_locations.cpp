@@ -195,7 +195,8 @@ struct MergedKeys {
   struct Component {
     LocationInfo info;
     ThreadId first_thread;
-    EventIndex last;  // the last access, or FREE of its bytes
+    EventIndex last;         // the last access, or FREE of its bytes
+    EventIndex last_access;  // the last access
   };
   std::vector<Component> components;
   std::vector<uint32_t> component_of_key;
@@ -224,7 +225,7 @@ MergedKeys::MergedKeys(const std::vector<KeyInfo>& keys, const std::vector<FreeE
       info.shared = key.many_threads;
       info.written = key.written;
       info.read = key.read;
-      components.push_back(Component{info, key.first_thread, key.last});
+      components.push_back(Component{info, key.first_thread, key.last, key.last});
     } else {
       // A second key: a different byte range (keys of one version are distinct ranges).
       LocationInfo& info = components.back().info;
@@ -234,6 +235,7 @@ MergedKeys::MergedKeys(const std::vector<KeyInfo>& keys, const std::vector<FreeE
       info.written |= key.written;
       info.read |= key.read;
       components.back().last = std::max(components.back().last, key.last);
+      components.back().last_access = std::max(components.back().last_access, key.last);
     }
     component_of_key[k] = static_cast<uint32_t>(components.size() - 1);
   }
@@ -339,6 +341,8 @@ struct KeptAccesses::Impl {
   std::vector<LocationInfo> locations;  // sorted by (version, begin), disjoint in a version
   std::vector<std::pair<EventIndex, LocationId>> frees;
   std::vector<EventIndex> last_uses;
+  std::vector<EventIndex> last_accesses;
+  std::vector<EventIndex> last_of_bytes;
   uint64_t all_locations = 0;
   // The second pass: the allocation versions painted so far, as the first pass had them.
   AllocationVersions versions;
@@ -364,9 +368,19 @@ void KeptAccesses::Decide() {
     const LocationId l = merged.location_of_component[component];
     if (l != kNoLocation) impl_->frees.emplace_back(event, l);
   }
-  for (size_t c = 0; c < merged.components.size(); ++c)
-    if (merged.location_of_component[c] != kNoLocation)
-      impl_->last_uses.push_back(merged.components[c].last);
+  for (size_t c = 0; c < merged.components.size(); ++c) {
+    if (merged.location_of_component[c] == kNoLocation) continue;
+    impl_->last_uses.push_back(merged.components[c].last);
+    impl_->last_accesses.push_back(merged.components[c].last_access);
+  }
+  size_t kept_keys = 0;
+  for (size_t k = 0; k < keys.size(); ++k)
+    kept_keys += merged.location_of_component[merged.component_of_key[k]] != kNoLocation;
+  impl_->last_of_bytes.reserve(kept_keys);
+  for (size_t k = 0; k < keys.size(); ++k)
+    if (merged.location_of_component[merged.component_of_key[k]] != kNoLocation)
+      impl_->last_of_bytes.push_back(keys[k].last);
+  std::sort(impl_->last_of_bytes.begin(), impl_->last_of_bytes.end());
   impl_->all_locations = merged.components.size();
   impl_->locations = merged.kept;
 }
@@ -411,6 +425,14 @@ const std::vector<std::pair<EventIndex, LocationId>>& KeptAccesses::Frees() cons
 
 const std::vector<EventIndex>& KeptAccesses::LastUses() const {
   return impl_->last_uses;
+}
+
+const std::vector<EventIndex>& KeptAccesses::LastAccesses() const {
+  return impl_->last_accesses;
+}
+
+const std::vector<EventIndex>& KeptAccesses::LastAccessesOfBytes() const {
+  return impl_->last_of_bytes;
 }
 
 uint64_t KeptAccesses::AllLocations() const {

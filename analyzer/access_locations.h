@@ -85,7 +85,8 @@ class LocationTable {
 // the same order. An access is kept when its location is (the table built from the kept events
 // alone has the same locations and keeps all of them); every other event is kept. Memory, not
 // per event: while scanning, one entry per distinct (address, size, allocation version); after
-// Decide, the kept locations and the allocation versions painted so far.
+// Decide, the kept locations, the last access of each of their (address, size, version) keys
+// and the allocation versions painted so far.
 class KeptAccesses {
  public:
   explicit KeptAccesses(const LocationFilter& filter = {});
@@ -105,6 +106,11 @@ class KeptAccesses {
   const std::vector<std::pair<EventIndex, LocationId>>& Frees() const;
   // Per kept location: its last access or FREE (no event after it uses the location).
   const std::vector<EventIndex>& LastUses() const;
+  // Per kept location: its last access (FREEs of its bytes may come after it).
+  const std::vector<EventIndex>& LastAccesses() const;
+  // In trace order: the accesses of kept locations that are the last to their exact bytes
+  // (address and size) in their allocation version; no later access touches just those bytes.
+  const std::vector<EventIndex>& LastAccessesOfBytes() const;
   uint64_t AllLocations() const;  // after Decide: every location, kept or not
 
 

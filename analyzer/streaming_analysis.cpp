@@ -94,14 +94,24 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   std::vector<HeldLockAt> held;
   PorClocks por(thread_count, semaphores.Initial(), std::move(final_event), /*record=*/false);
 
-  // Locations in the order their lives end: each is retired after its last use.
+  // Locations in the order their accesses end, and in the order their lives end: each is sealed
+  // after its last access and retired after its last use (an access or a FREE).
+  auto by = [&](const std::vector<EventIndex>& when) {
+    std::vector<LocationId> order(infos.size());
+    std::iota(order.begin(), order.end(), LocationId{0});
+    std::sort(order.begin(), order.end(),
+              [&](LocationId a, LocationId b) { return when[a] < when[b]; });
+    return order;
+  };
+  const std::vector<EventIndex>& last_accesses = kept.LastAccesses();
   const std::vector<EventIndex>& last_uses = kept.LastUses();
-  std::vector<LocationId> retiring(infos.size());
-  std::iota(retiring.begin(), retiring.end(), LocationId{0});
-  std::sort(retiring.begin(), retiring.end(),
-            [&](LocationId a, LocationId b) { return last_uses[a] < last_uses[b]; });
+  const std::vector<LocationId> sealing = by(last_accesses);
+  const std::vector<LocationId> retiring = by(last_uses);
+  size_t next_sealed = 0;
   size_t next_retired = 0;
   size_t next_free = 0;
+  const std::vector<EventIndex>& last_of_bytes = kept.LastAccessesOfBytes();
+  size_t next_last_of_bytes = 0;
   std::vector<uint32_t> thread_events(thread_count, 0);  // events of each thread fed so far
   const std::string label = std::string("analyzing (2 of 2: ") +
                             (searches.empty()    ? "deadlocks"
@@ -119,8 +129,11 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
         ++thread_events[e.thread];
         const PorStep step = por.Visit(i, e);
         if (l != kNoLocation) {
+          const bool last = next_last_of_bytes < last_of_bytes.size() &&
+                            last_of_bytes[next_last_of_bytes] == i;
+          next_last_of_bytes += last;
           for (RaceSearch& search : searches)
-            search.Access(i, e, l, infos[l], lockset, step.local, por);
+            search.Access(i, e, l, infos[l], lockset, step.local, last, por);
         }
         for (; next_free < frees.size() && frees[next_free].first < i; ++next_free) {
         }
@@ -129,6 +142,10 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
             search.Free(i, e, frees[next_free].second, lockset, step.local, por);
         }
         locks.Visit(i, e);
+        for (; next_sealed < sealing.size() && last_accesses[sealing[next_sealed]] <= i;
+             ++next_sealed) {
+          for (RaceSearch& search : searches) search.Seal(sealing[next_sealed]);
+        }
         for (; next_retired < retiring.size() && last_uses[retiring[next_retired]] <= i;
              ++next_retired) {
           for (RaceSearch& search : searches) search.Retire(retiring[next_retired]);

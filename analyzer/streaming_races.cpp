@@ -47,6 +47,9 @@ struct RaceClass {
                                     // the pairs (A, this) not resolved yet
   uint32_t next_same_begin = kNil;  // the next small class starting at the same byte
   EventKind kind = EventKind::kUnspecified;
+  // No later access touches the class's bytes (its latest member was the last access to them):
+  // it gets no more members, so pairs waiting for its next member never resolve.
+  bool complete = false;
 };
 
 struct PartnerNode {
@@ -109,6 +112,14 @@ struct DoneResult {
   bool observed = false;
 };
 
+// Consecutive pair results of a location with the same sites and patterns, none observed but
+// maybe the last: the replay records them alike (no observed witness of theirs comes between
+// them), so `best` (the first of the best among them) with their `count` stands for them all.
+struct DoneRun {
+  DoneResult best;
+  uint64_t count = 0;
+};
+
 struct LocationState {
   std::vector<RaceClass> classes;
   FlatIdTable class_ids{8};  // classes by key (the key is in the class)
@@ -133,10 +144,12 @@ struct LocationState {
   std::vector<ObservedEntry> observed;
   std::vector<PairResult> pairs;
   std::vector<FreeResult> free_results;
-  // Once the location's life ended (Retire): the results above, in the sweep's order.
+  // Once the location's last access ran (Seal): its pair results in the sweep's order, and its
+  // classes no longer searched for pairs; once its life ended (Retire): its FREE results too.
+  bool sealed = false;
   bool retired = false;
   std::vector<DoneResult> done_frees;
-  std::vector<DoneResult> done_pairs;
+  std::vector<DoneRun> done_pairs;
 };
 
 // The hash of an access class's key (the key itself is in its RaceClass).
@@ -153,6 +166,14 @@ struct SiteTupleHash {
     return std::hash<uint64_t>()(uint64_t{s.first} << 32 | s.second);
   }
 };
+
+// Whether pair result a is a better witness than b (BetterWitness).
+bool DoneBetter(const DoneResult& a, const DoneResult& b) {
+  const EventIndex a_last = std::max(a.first, a.second);
+  const EventIndex b_last = std::max(b.first, b.second);
+  return BetterWitness(a.observed, a_last, a_last - std::min(a.first, a.second), b.observed, b_last,
+                       b_last - std::min(b.first, b.second));
+}
 
 // The best witness of one site tuple of one pattern (pattern_search.cpp's Candidate).
 struct Best {
@@ -184,7 +205,7 @@ class GroupSearch {
   // Access `i` of kept location `l`, which LocationInfo `info` describes. `lockset` and `step`
   // are the thread's held locks and POR position at it.
   void Access(EventIndex i, const Event& e, LocationId l, const LocationInfo& info,
-              uint32_t lockset, uint32_t local, const PorClocks& por) {
+              uint32_t lockset, uint32_t local, bool last_of_bytes, const PorClocks& por) {
     HeldLocks& locks = *locks_;
     LocationState& s = locations_[l];
     const bool single = info.single_range;
@@ -229,6 +250,16 @@ class GroupSearch {
       }
     }
     B.next_free = static_cast<uint32_t>(s.frees.size());
+    if (last_of_bytes) {
+      // Its pairs still waiting never resolve: their nodes are reused.
+      B.complete = true;
+      while (B.partners != kNil) {
+        const uint32_t node = B.partners;
+        B.partners = s.partner_nodes[node].next;
+        s.partner_nodes[node].next = s.free_nodes;
+        s.free_nodes = node;
+      }
+    }
     B.latest = i;
     B.latest_local = local;
     s.last = i;
@@ -261,9 +292,47 @@ class GroupSearch {
     }
   }
 
-  // Location `l` is used by no later event: its results are put in the sweep's order with what
-  // the replay needs of its classes, and the rest of its state is freed.
+  // Location `l` has no access after this event (only FREEs may still come): its pair results
+  // are put in the sweep's order, in runs, and what only the pairing needed is freed. The
+  // classes stay for the FREEs.
+  void Seal(LocationId l) {
+    LocationState& s = locations_[l];
+    if (s.sealed) return;
+    s.sealed = true;
+    std::sort(s.pairs.begin(), s.pairs.end(), [](const PairResult& x, const PairResult& y) {
+      return std::tie(x.a_class, x.b_class) < std::tie(y.a_class, y.b_class);
+    });
+    for (const PairResult& r : s.pairs) {
+      const RaceClass& A = s.classes[r.a_class];
+      const RaceClass& B = s.classes[r.b_class];
+      const DoneResult done{r.a, r.b, A.site, B.site, RaceMask(A.kind, B.kind), r.observed};
+      if (!s.done_pairs.empty()) {
+        DoneRun& run = s.done_pairs.back();
+        if (!run.best.observed && run.best.first_site == done.first_site &&
+            run.best.second_site == done.second_site && run.best.mask == done.mask) {
+          // An observed result is the best and ends the run: after it, its patterns skip these
+          // sites.
+          if (DoneBetter(done, run.best)) run.best = done;
+          ++run.count;
+          continue;
+        }
+      }
+      s.done_pairs.push_back(DoneRun{done, 1});
+    }
+    s.done_pairs.shrink_to_fit();
+    std::vector<PairResult>().swap(s.pairs);
+    std::vector<PartnerNode>().swap(s.partner_nodes);
+    s.free_nodes = kNil;
+    s.class_ids = FlatIdTable{8};
+    s.small_by_begin.reset();
+    std::vector<std::multimap<uint64_t, uint32_t>>().swap(s.by_begin);
+    for (RaceClass& c : s.classes) c.partners = kNil;
+  }
+
+  // Location `l` is used by no later event: its FREE results are put in the sweep's order with
+  // what the replay needs of its classes, and the rest of its state is freed.
   void Retire(LocationId l) {
+    Seal(l);
     LocationState& s = locations_[l];
     if (s.retired) return;
     std::sort(s.free_results.begin(), s.free_results.end(),
@@ -276,23 +345,14 @@ class GroupSearch {
       s.done_frees.push_back(DoneResult{r.first, r.second, r.after ? free_site : B.site,
                                         r.after ? B.site : free_site, r.mask, r.observed});
     }
-    std::sort(s.pairs.begin(), s.pairs.end(), [](const PairResult& x, const PairResult& y) {
-      return std::tie(x.a_class, x.b_class) < std::tie(y.a_class, y.b_class);
-    });
-    for (const PairResult& r : s.pairs) {
-      const RaceClass& A = s.classes[r.a_class];
-      const RaceClass& B = s.classes[r.b_class];
-      s.done_pairs.push_back(
-          DoneResult{r.a, r.b, A.site, B.site, RaceMask(A.kind, B.kind), r.observed});
-    }
     LocationState done;
+    done.sealed = true;
     done.retired = true;
     done.observed = std::move(s.observed);
     done.done_frees = std::move(s.done_frees);
     done.done_pairs = std::move(s.done_pairs);
     done.observed.shrink_to_fit();
     done.done_frees.shrink_to_fit();
-    done.done_pairs.shrink_to_fit();
     s = std::move(done);
   }
 
@@ -307,7 +367,8 @@ class GroupSearch {
       }
       for (const ObservedEntry& o : s.observed)
         RecordAll(o.first_site, o.second_site, o.mask, o.a, o.b, true, o.count);
-      for (const DoneResult& r : s.done_pairs) {
+      for (const DoneRun& run : s.done_pairs) {
+        const DoneResult& r = run.best;
         uint32_t mask = r.mask;
         // Patterns that already have an observed witness for these sites are not swept.
         for (uint32_t bit = 0; bit < group_.size(); ++bit) {
@@ -316,7 +377,7 @@ class GroupSearch {
           if (known != best_[bit].end() && known->second.observed) mask &= ~(1u << bit);
         }
         if (mask != 0)
-          RecordAll(r.first_site, r.second_site, mask, r.first, r.second, r.observed, 1);
+          RecordAll(r.first_site, r.second_site, mask, r.first, r.second, r.observed, run.count);
       }
       s = LocationState{};
     }
@@ -407,7 +468,7 @@ class GroupSearch {
       }
       if (n_first) {
         ++candidates_;
-        add_partner(y, id);
+        if (!Y.complete) add_partner(y, id);
       }
     };
     if (single) {
@@ -503,13 +564,18 @@ RaceSearch::~RaceSearch() = default;
 RaceSearch::RaceSearch(RaceSearch&&) noexcept = default;
 
 void RaceSearch::Access(EventIndex i, const Event& e, LocationId l, const LocationInfo& info,
-                        uint32_t lockset, uint32_t local, const PorClocks& por) {
-  impl_->Access(i, e, l, info, lockset, local, por);
+                        uint32_t lockset, uint32_t local, bool last_of_bytes,
+                        const PorClocks& por) {
+  impl_->Access(i, e, l, info, lockset, local, last_of_bytes, por);
 }
 
 void RaceSearch::Free(EventIndex i, const Event& e, LocationId l, uint32_t lockset,
                       uint32_t local, const PorClocks& por) {
   impl_->Free(i, e, l, lockset, local, por);
+}
+
+void RaceSearch::Seal(LocationId l) {
+  impl_->Seal(l);
 }
 
 void RaceSearch::Retire(LocationId l) {

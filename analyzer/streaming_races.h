@@ -40,12 +40,16 @@ class RaceSearch {
 
   // Access `i` of kept location `l`, which `info` describes; `lockset` (HeldLocks::Current) and
   // `local` (PorStep::local) are its thread's held locks and POR position at it, after
-  // `por` was fed it.
+  // `por` was fed it; `last_of_bytes`: no later access touches just its bytes
+  // (KeptAccesses::LastAccessesOfBytes).
   void Access(EventIndex i, const Event& e, LocationId l, const LocationInfo& info,
-              uint32_t lockset, uint32_t local, const PorClocks& por);
+              uint32_t lockset, uint32_t local, bool last_of_bytes, const PorClocks& por);
   // Event `i` FREEs (part of) location `l` (KeptAccesses::Frees).
   void Free(EventIndex i, const Event& e, LocationId l, uint32_t lockset, uint32_t local,
             const PorClocks& por);
+  // No later access touches location `l` (KeptAccesses::LastAccesses), only FREEs may: what
+  // the pairing of its accesses needed is freed.
+  void Seal(LocationId l);
   // No later event uses location `l` (KeptAccesses::LastUses): its state is freed.
   void Retire(LocationId l);
   // The findings, in the recorded trace's numbers, without ids; adds to the stats' candidate
