@@ -3,7 +3,9 @@
 #include "analyzer/access_locations.h"
 
 #include <algorithm>
+#include <deque>
 #include <map>
+#include <memory>
 #include <numeric>
 
 
@@ -112,15 +114,40 @@ struct FreeEvent {
   uint32_t started_version;
 };
 
+// A deque, not a vector: hundreds of thousands of FREEs grow in blocks, without a vector's
+// moment of holding its old and new arrays at once or its unused doubling.
+using FreeTable = std::deque<FreeEvent>;
+
 struct KeyInfo {
   uint64_t begin;
-  uint64_t end;
+  EventIndex last;  // the last access
+  uint32_t size;
   uint32_t version;
   ThreadId first_thread;
   bool many_threads = false;
   bool written = false;
   bool read = false;
-  EventIndex last = 0;  // the last access
+  uint64_t end() const { return begin + size; }
+};
+
+// The keys in blocks of 64 Ki: a table of millions of entries, indexed once per access, grows
+// without a vector's moment of holding its old and new arrays at once or its unused doubling.
+class KeyTable {
+ public:
+  size_t size() const { return size_; }
+  KeyInfo& operator[](size_t k) { return blocks_[k >> kShift][k & kMask]; }
+  const KeyInfo& operator[](size_t k) const { return blocks_[k >> kShift][k & kMask]; }
+  void push_back(const KeyInfo& key) {
+    if ((size_ & kMask) == 0) blocks_.push_back(std::make_unique<KeyInfo[]>(kMask + 1));
+    blocks_.back()[size_ & kMask] = key;
+    ++size_;
+  }
+
+ private:
+  static constexpr size_t kShift = 16;
+  static constexpr size_t kMask = (size_t{1} << kShift) - 1;
+  std::vector<std::unique_ptr<KeyInfo[]>> blocks_;
+  size_t size_ = 0;
 };
 
 // The table's one pass over the events, one event at a time: keys each access by (address,
@@ -155,7 +182,7 @@ class AccessKeyer {
       if (inserted || version != state.version) {
         state.version = version;
         state.key = static_cast<uint32_t>(key_count_++);
-        if (record_) keys_.push_back(KeyInfo{addr, addr + size, version, thread});
+        if (record_) keys_.push_back(KeyInfo{addr, i, size, version, thread});
       }
       state.frees_seen = frees_seen;
     }
@@ -174,10 +201,10 @@ class AccessKeyer {
 
   uint64_t key_count() const { return key_count_; }
   // With `record`: each key's range and use, and the FREEs in trace order.
-  const std::vector<KeyInfo>& keys() const { return keys_; }
-  const std::vector<FreeEvent>& frees() const { return frees_; }
-  std::vector<KeyInfo> TakeKeys() { return std::move(keys_); }
-  std::vector<FreeEvent> TakeFrees() { return std::move(frees_); }
+  const KeyTable& keys() const { return keys_; }
+  const FreeTable& frees() const { return frees_; }
+  KeyTable TakeKeys() { return std::move(keys_); }
+  FreeTable TakeFrees() { return std::move(frees_); }
 
  private:
   bool record_;
@@ -185,8 +212,8 @@ class AccessKeyer {
   AllocationVersions versions_;
   uint64_t allocation_events_ = 0;
   uint64_t key_count_ = 0;
-  std::vector<KeyInfo> keys_;
-  std::vector<FreeEvent> frees_;
+  KeyTable keys_;
+  FreeTable frees_;
 };
 
 // Overlapping keys of one version merged into components (locations before the filter), each
@@ -200,15 +227,15 @@ struct MergedKeys {
   };
   std::vector<Component> components;
   std::vector<uint32_t> component_of_key;
-  std::vector<std::pair<uint32_t, EventIndex>> component_frees;  // (component, FREE)
+  std::vector<std::pair<uint32_t, EventIndex>> component_frees;  // (kept component, FREE)
   std::vector<LocationId> location_of_component;                 // kNoLocation: dropped
   std::vector<LocationInfo> kept;                                // by LocationId
 
-  MergedKeys(const std::vector<KeyInfo>& keys, const std::vector<FreeEvent>& frees,
+  MergedKeys(const KeyTable& keys, const FreeTable& frees,
              const LocationFilter& filter);
 };
 
-MergedKeys::MergedKeys(const std::vector<KeyInfo>& keys, const std::vector<FreeEvent>& frees,
+MergedKeys::MergedKeys(const KeyTable& keys, const FreeTable& frees,
                        const LocationFilter& filter) {
   std::vector<uint32_t> order(keys.size());
   std::iota(order.begin(), order.end(), 0u);
@@ -217,11 +244,30 @@ MergedKeys::MergedKeys(const std::vector<KeyInfo>& keys, const std::vector<FreeE
     return keys[a].begin < keys[b].begin;
   });
   component_of_key.resize(keys.size());
+  {
+    // As many components as the loop below makes, reserved at once: a grown vector can hold
+    // twice what it needs, and on a trace that allocates all the time this is the first pass's
+    // largest table.
+    size_t count = 0;
+    uint32_t version = 0;
+    uint64_t end = 0;
+    for (uint32_t k : order) {
+      const KeyInfo& key = keys[k];
+      if (count == 0 || version != key.version || key.begin >= end) {
+        ++count;
+        version = key.version;
+        end = key.end();
+      } else {
+        end = std::max(end, key.end());
+      }
+    }
+    components.reserve(count);
+  }
   for (uint32_t k : order) {
     const KeyInfo& key = keys[k];
     if (components.empty() || components.back().info.version != key.version ||
         key.begin >= components.back().info.end) {
-      LocationInfo info{key.begin, key.end, key.version};
+      LocationInfo info{key.begin, key.end(), key.version};
       info.shared = key.many_threads;
       info.written = key.written;
       info.read = key.read;
@@ -229,7 +275,7 @@ MergedKeys::MergedKeys(const std::vector<KeyInfo>& keys, const std::vector<FreeE
     } else {
       // A second key: a different byte range (keys of one version are distinct ranges).
       LocationInfo& info = components.back().info;
-      info.end = std::max(info.end, key.end);
+      info.end = std::max(info.end, key.end());
       info.single_range = false;
       info.shared |= key.many_threads || key.first_thread != components.back().first_thread;
       info.written |= key.written;
@@ -243,7 +289,7 @@ MergedKeys::MergedKeys(const std::vector<KeyInfo>& keys, const std::vector<FreeE
   // Components are sorted by (version, begin) and disjoint within a version, so their ends
   // increase too: a binary search finds the first one the block overlaps, and the block costs
   // only the components inside it.
-  for (const FreeEvent& f : frees) {
+  auto for_each_overlapped = [&](const FreeEvent& f, auto&& visit) {
     for (const uint32_t version : {f.ended_version, f.started_version}) {
       auto it = std::lower_bound(
           components.begin(), components.end(), std::make_pair(version, f.begin),
@@ -251,13 +297,17 @@ MergedKeys::MergedKeys(const std::vector<KeyInfo>& keys, const std::vector<FreeE
             return c.info.version != at.first ? c.info.version < at.first : c.info.end <= at.second;
           });
       for (; it != components.end() && it->info.version == version && it->info.begin < f.end;
-           ++it) {
-        it->info.written = true;
-        it->info.shared |= f.thread != it->first_thread;
-        it->last = std::max(it->last, f.event);
-        component_frees.emplace_back(static_cast<uint32_t>(it - components.begin()), f.event);
-      }
+           ++it)
+        visit(static_cast<uint32_t>(it - components.begin()));
     }
+  };
+  for (const FreeEvent& f : frees) {
+    for_each_overlapped(f, [&](uint32_t c) {
+      Component& component = components[c];
+      component.info.written = true;
+      component.info.shared |= f.thread != component.first_thread;
+      component.last = std::max(component.last, f.event);
+    });
   }
 
   location_of_component.assign(components.size(), kNoLocation);
@@ -265,6 +315,13 @@ MergedKeys::MergedKeys(const std::vector<KeyInfo>& keys, const std::vector<FreeE
     if (!filter.Keeps(components[c].info)) continue;
     location_of_component[c] = static_cast<LocationId>(kept.size());
     kept.push_back(components[c].info);
+  }
+  // The FREEs of kept components only: a program that allocates all the time frees blocks of
+  // many components no pattern keeps.
+  for (const FreeEvent& f : frees) {
+    for_each_overlapped(f, [&](uint32_t c) {
+      if (location_of_component[c] != kNoLocation) component_frees.emplace_back(c, f.event);
+    });
   }
 }
 
@@ -360,8 +417,8 @@ void KeptAccesses::Scan(EventIndex i, const Event& e) {
 }
 
 void KeptAccesses::Decide() {
-  const std::vector<KeyInfo> keys = impl_->first.TakeKeys();
-  const std::vector<FreeEvent> frees = impl_->first.TakeFrees();
+  const KeyTable keys = impl_->first.TakeKeys();
+  const FreeTable frees = impl_->first.TakeFrees();
   impl_->first = AccessKeyer(/*record=*/false);  // its table of ranges goes before the merge
   const MergedKeys merged(keys, frees, impl_->filter);
   for (const auto& [component, event] : merged.component_frees) {
