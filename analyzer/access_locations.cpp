@@ -217,25 +217,22 @@ class AccessKeyer {
 };
 
 // Overlapping keys of one version merged into components (locations before the filter), each
-// FREE against the components of the two versions it borders, and the filter applied.
+// FREE against the components of the two versions it borders, and the filter applied. This is
+// done one version at a time, so only the kept components are held: a program that allocates
+// all the time has a component per block version and field, and few of them are kept.
 struct MergedKeys {
-  struct Component {
-    LocationInfo info;
-    ThreadId first_thread;
-    EventIndex last;         // the last access, or FREE of its bytes
-    EventIndex last_access;  // the last access
-  };
-  std::vector<Component> components;
-  std::vector<uint32_t> component_of_key;
-  std::vector<std::pair<uint32_t, EventIndex>> component_frees;  // (kept component, FREE)
-  std::vector<LocationId> location_of_component;                 // kNoLocation: dropped
-  std::vector<LocationInfo> kept;                                // by LocationId
+  std::vector<LocationInfo> kept;            // by LocationId
+  std::vector<EventIndex> kept_last;         // by LocationId: the last access, or FREE of it
+  std::vector<EventIndex> kept_last_access;  // by LocationId: the last access
+  std::vector<LocationId> location_of_key;   // kNoLocation: dropped
+  // (FREE, kept location its block overlaps), in trace order of the FREEs.
+  std::vector<std::pair<EventIndex, LocationId>> frees;
+  uint64_t all_locations = 0;  // components, kept or not
 
-  MergedKeys(const KeyTable& keys, const FreeTable& frees,
-             const LocationFilter& filter);
+  MergedKeys(const KeyTable& keys, const FreeTable& frees, const LocationFilter& filter);
 };
 
-MergedKeys::MergedKeys(const KeyTable& keys, const FreeTable& frees,
+MergedKeys::MergedKeys(const KeyTable& keys, const FreeTable& free_events,
                        const LocationFilter& filter) {
   std::vector<uint32_t> order(keys.size());
   std::iota(order.begin(), order.end(), 0u);
@@ -243,86 +240,100 @@ MergedKeys::MergedKeys(const KeyTable& keys, const FreeTable& frees,
     if (keys[a].version != keys[b].version) return keys[a].version < keys[b].version;
     return keys[a].begin < keys[b].begin;
   });
-  component_of_key.resize(keys.size());
-  {
-    // As many components as the loop below makes, reserved at once: a grown vector can hold
-    // twice what it needs, and on a trace that allocates all the time this is the first pass's
-    // largest table.
-    size_t count = 0;
-    uint32_t version = 0;
-    uint64_t end = 0;
-    for (uint32_t k : order) {
-      const KeyInfo& key = keys[k];
-      if (count == 0 || version != key.version || key.begin >= end) {
-        ++count;
-        version = key.version;
-        end = key.end();
-      } else {
-        end = std::max(end, key.end());
-      }
-    }
-    components.reserve(count);
+  // Each FREE under the two versions it borders (the one it ends and the one it starts).
+  std::vector<std::pair<uint32_t, uint32_t>> by_version;  // (version, FREE), FREEs in order
+  by_version.reserve(2 * free_events.size());
+  for (uint32_t f = 0; f < free_events.size(); ++f) {
+    by_version.emplace_back(free_events[f].ended_version, f);
+    by_version.emplace_back(free_events[f].started_version, f);
   }
-  for (uint32_t k : order) {
-    const KeyInfo& key = keys[k];
-    if (components.empty() || components.back().info.version != key.version ||
-        key.begin >= components.back().info.end) {
-      LocationInfo info{key.begin, key.end(), key.version};
-      info.shared = key.many_threads;
-      info.written = key.written;
-      info.read = key.read;
-      components.push_back(Component{info, key.first_thread, key.last, key.last});
-    } else {
-      // A second key: a different byte range (keys of one version are distinct ranges).
-      LocationInfo& info = components.back().info;
-      info.end = std::max(info.end, key.end());
-      info.single_range = false;
-      info.shared |= key.many_threads || key.first_thread != components.back().first_thread;
-      info.written |= key.written;
-      info.read |= key.read;
-      components.back().last = std::max(components.back().last, key.last);
-      components.back().last_access = std::max(components.back().last_access, key.last);
-    }
-    component_of_key[k] = static_cast<uint32_t>(components.size() - 1);
-  }
+  std::sort(by_version.begin(), by_version.end());
+  location_of_key.assign(keys.size(), kNoLocation);
 
-  // Components are sorted by (version, begin) and disjoint within a version, so their ends
-  // increase too: a binary search finds the first one the block overlaps, and the block costs
-  // only the components inside it.
-  auto for_each_overlapped = [&](const FreeEvent& f, auto&& visit) {
-    for (const uint32_t version : {f.ended_version, f.started_version}) {
-      auto it = std::lower_bound(
-          components.begin(), components.end(), std::make_pair(version, f.begin),
-          [](const Component& c, const std::pair<uint32_t, uint64_t>& at) {
-            return c.info.version != at.first ? c.info.version < at.first : c.info.end <= at.second;
-          });
-      for (; it != components.end() && it->info.version == version && it->info.begin < f.end;
-           ++it)
-        visit(static_cast<uint32_t>(it - components.begin()));
-    }
+  struct Component {
+    LocationInfo info;
+    ThreadId first_thread;
+    EventIndex last;         // the last access, or FREE of its bytes
+    EventIndex last_access;  // the last access
   };
-  for (const FreeEvent& f : frees) {
-    for_each_overlapped(f, [&](uint32_t c) {
-      Component& component = components[c];
-      component.info.written = true;
-      component.info.shared |= f.thread != component.first_thread;
-      component.last = std::max(component.last, f.event);
-    });
+  std::vector<Component> components;   // of the version at hand, by first byte
+  std::vector<uint32_t> component_of;  // of its keys, in `order`
+  std::vector<LocationId> location_of_component;
+  size_t next_free = 0;
+  for (size_t first = 0; first < order.size();) {
+    const uint32_t version = keys[order[first]].version;
+    components.clear();
+    component_of.clear();
+    size_t end_of_version = first;
+    for (; end_of_version < order.size() && keys[order[end_of_version]].version == version;
+         ++end_of_version) {
+      const KeyInfo& key = keys[order[end_of_version]];
+      if (components.empty() || key.begin >= components.back().info.end) {
+        LocationInfo info{key.begin, key.end(), key.version};
+        info.shared = key.many_threads;
+        info.written = key.written;
+        info.read = key.read;
+        components.push_back(Component{info, key.first_thread, key.last, key.last});
+      } else {
+        // A second key: a different byte range (keys of one version are distinct ranges).
+        Component& c = components.back();
+        c.info.end = std::max(c.info.end, key.end());
+        c.info.single_range = false;
+        c.info.shared |= key.many_threads || key.first_thread != c.first_thread;
+        c.info.written |= key.written;
+        c.info.read |= key.read;
+        c.last = std::max(c.last, key.last);
+        c.last_access = std::max(c.last_access, key.last);
+      }
+      component_of.push_back(static_cast<uint32_t>(components.size() - 1));
+    }
+    // The FREEs bordering this version. Its components are disjoint and sorted by first byte,
+    // so their ends increase too: a binary search finds the first one a block overlaps, and the
+    // block costs only the components inside it.
+    while (next_free < by_version.size() && by_version[next_free].first < version) ++next_free;
+    size_t end_of_frees = next_free;
+    while (end_of_frees < by_version.size() && by_version[end_of_frees].first == version)
+      ++end_of_frees;
+    auto for_each_overlapped = [&](const FreeEvent& f, auto&& visit) {
+      auto it = std::lower_bound(components.begin(), components.end(), f.begin,
+                                 [](const Component& c, uint64_t at) { return c.info.end <= at; });
+      for (; it != components.end() && it->info.begin < f.end; ++it)
+        visit(static_cast<uint32_t>(it - components.begin()));
+    };
+    for (size_t at = next_free; at < end_of_frees; ++at) {
+      const FreeEvent& f = free_events[by_version[at].second];
+      for_each_overlapped(f, [&](uint32_t c) {
+        Component& component = components[c];
+        component.info.written = true;
+        component.info.shared |= f.thread != component.first_thread;
+        component.last = std::max(component.last, f.event);
+      });
+    }
+    location_of_component.assign(components.size(), kNoLocation);
+    for (size_t c = 0; c < components.size(); ++c) {
+      ++all_locations;
+      if (!filter.Keeps(components[c].info)) continue;
+      location_of_component[c] = static_cast<LocationId>(kept.size());
+      kept.push_back(components[c].info);
+      kept_last.push_back(components[c].last);
+      kept_last_access.push_back(components[c].last_access);
+    }
+    for (size_t k = first; k < end_of_version; ++k)
+      location_of_key[order[k]] = location_of_component[component_of[k - first]];
+    for (size_t at = next_free; at < end_of_frees; ++at) {
+      const FreeEvent& f = free_events[by_version[at].second];
+      for_each_overlapped(f, [&](uint32_t c) {
+        if (location_of_component[c] != kNoLocation)
+          frees.emplace_back(f.event, location_of_component[c]);
+      });
+    }
+    next_free = end_of_frees;
+    first = end_of_version;
   }
-
-  location_of_component.assign(components.size(), kNoLocation);
-  for (size_t c = 0; c < components.size(); ++c) {
-    if (!filter.Keeps(components[c].info)) continue;
-    location_of_component[c] = static_cast<LocationId>(kept.size());
-    kept.push_back(components[c].info);
-  }
-  // The FREEs of kept components only: a program that allocates all the time frees blocks of
-  // many components no pattern keeps.
-  for (const FreeEvent& f : frees) {
-    for_each_overlapped(f, [&](uint32_t c) {
-      if (location_of_component[c] != kNoLocation) component_frees.emplace_back(c, f.event);
-    });
-  }
+  // A FREE's locations: those of the version it ends (processed first), then of the one it
+  // starts, each by first byte.
+  std::stable_sort(frees.begin(), frees.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
 }
 
 }  // namespace
@@ -352,17 +363,14 @@ LocationTable::LocationTable(const Trace& trace, const LocationFilter& filter)
   for (EventIndex i = 0; i < n; ++i)
     key_of[i] = keyer.Add(i, trace.thread[i], trace.kind[i], trace.addr[i], trace.size[i]);
   MergedKeys merged(keyer.keys(), keyer.frees(), filter);
-  impl_->all_locations = merged.components.size();
+  impl_->all_locations = merged.all_locations;
   impl_->info = std::move(merged.kept);
-  const std::vector<uint32_t>& component_of_key = merged.component_of_key;
-  const std::vector<LocationId>& location_of_component = merged.location_of_component;
-  const auto& component_frees = merged.component_frees;
 
   impl_->of.assign(n, kNoLocation);
   std::vector<uint64_t> counts(impl_->info.size() + 1, 0);
   for (EventIndex i = 0; i < n; ++i) {
     if (key_of[i] == AccessKeyer::kNoKey) continue;
-    const LocationId l = location_of_component[component_of_key[key_of[i]]];
+    const LocationId l = merged.location_of_key[key_of[i]];
     impl_->of[i] = l;
     if (l != kNoLocation) ++counts[l + 1];
   }
@@ -377,19 +385,13 @@ LocationTable::LocationTable(const Trace& trace, const LocationFilter& filter)
   of_ = impl_->of.data();
 
   std::vector<uint64_t> free_counts(impl_->info.size() + 1, 0);
-  for (const auto& [component, event] : component_frees) {
-    const LocationId l = location_of_component[component];
-    if (l != kNoLocation) ++free_counts[l + 1];
-  }
+  for (const auto& [event, l] : merged.frees) ++free_counts[l + 1];
   std::partial_sum(free_counts.begin(), free_counts.end(), free_counts.begin());
   impl_->free_offsets = free_counts;
   impl_->frees.resize(free_counts.back());
   std::vector<uint64_t> free_fill(free_counts.begin(), free_counts.end() - 1);
-  // component_frees is in trace order of the FREEs, so each location's list is too.
-  for (const auto& [component, event] : component_frees) {
-    const LocationId l = location_of_component[component];
-    if (l != kNoLocation) impl_->frees[free_fill[l]++] = event;
-  }
+  // merged.frees is in trace order of the FREEs, so each location's list is too.
+  for (const auto& [event, l] : merged.frees) impl_->frees[free_fill[l]++] = event;
 }
 
 struct KeptAccesses::Impl {
@@ -420,26 +422,18 @@ void KeptAccesses::Decide() {
   const KeyTable keys = impl_->first.TakeKeys();
   const FreeTable frees = impl_->first.TakeFrees();
   impl_->first = AccessKeyer(/*record=*/false);  // its table of ranges goes before the merge
-  const MergedKeys merged(keys, frees, impl_->filter);
-  for (const auto& [component, event] : merged.component_frees) {
-    const LocationId l = merged.location_of_component[component];
-    if (l != kNoLocation) impl_->frees.emplace_back(event, l);
-  }
-  for (size_t c = 0; c < merged.components.size(); ++c) {
-    if (merged.location_of_component[c] == kNoLocation) continue;
-    impl_->last_uses.push_back(merged.components[c].last);
-    impl_->last_accesses.push_back(merged.components[c].last_access);
-  }
+  MergedKeys merged(keys, frees, impl_->filter);
+  impl_->frees = std::move(merged.frees);
+  impl_->last_uses = std::move(merged.kept_last);
+  impl_->last_accesses = std::move(merged.kept_last_access);
   size_t kept_keys = 0;
-  for (size_t k = 0; k < keys.size(); ++k)
-    kept_keys += merged.location_of_component[merged.component_of_key[k]] != kNoLocation;
+  for (size_t k = 0; k < keys.size(); ++k) kept_keys += merged.location_of_key[k] != kNoLocation;
   impl_->last_of_bytes.reserve(kept_keys);
   for (size_t k = 0; k < keys.size(); ++k)
-    if (merged.location_of_component[merged.component_of_key[k]] != kNoLocation)
-      impl_->last_of_bytes.push_back(keys[k].last);
+    if (merged.location_of_key[k] != kNoLocation) impl_->last_of_bytes.push_back(keys[k].last);
   std::sort(impl_->last_of_bytes.begin(), impl_->last_of_bytes.end());
-  impl_->all_locations = merged.components.size();
-  impl_->locations = merged.kept;
+  impl_->all_locations = merged.all_locations;
+  impl_->locations = std::move(merged.kept);
 }
 
 bool KeptAccesses::Keeps(EventIndex i, const Event& e) {
