@@ -5,22 +5,16 @@
 
 #include <algorithm>
 #include <bit>
-#include <chrono>
 #include <map>
 #include <memory>
-#include <numeric>
-#include <optional>
 #include <tuple>
 #include <unordered_map>
 
 #include "analyzer/access_locations.h"
-#include "analyzer/builtin_patterns.h"
 #include "analyzer/flat_hash_map.h"
 #include "analyzer/held_locks.h"
 #include "analyzer/pattern_search.h"
 #include "analyzer/por_clocks.h"
-#include "trace_format/event_pass.h"
-#include "trace_format/trace_reader.h"
 
 namespace pecan {
 namespace {
