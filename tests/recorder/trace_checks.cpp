@@ -131,10 +131,16 @@ Violations CheckFunctionNesting(const Trace& trace) {
 }
 
 Violations CheckWaitNotify(const Trace& trace) {
+  // A NOTIFY is stamped before its signal, so the signal may wake a waiter whose wait began
+  // after the stamp: a woken WAIT is matched to any earlier NOTIFY_ALL, or to an earlier NOTIFY
+  // no other WAIT took (a signal wakes one waiter at most).
+  struct Notifies {
+    std::vector<size_t> untaken;  // NOTIFYs no WAIT was matched to yet
+    bool broadcast = false;       // a NOTIFY_ALL came
+  };
   Violations found;
-  std::unordered_map<ThreadId, size_t> last_unlock;            // index of the thread's last UNLOCK
-  std::unordered_map<uint64_t, std::vector<size_t>> notifies;  // per condition variable
-  std::unordered_map<ThreadId, size_t> pending_wait;           // WAIT that must be followed by LOCK
+  std::unordered_map<uint64_t, Notifies> notifies;    // per condition variable
+  std::unordered_map<ThreadId, size_t> pending_wait;  // WAIT that must be followed by LOCK
   for (size_t i = 0; i < trace.size_events(); ++i) {
     ThreadId t = trace.thread[i];
     EventKind kind = trace.kind[i];
@@ -142,17 +148,18 @@ Violations CheckWaitNotify(const Trace& trace) {
       if (kind != EventKind::kLock) found.push_back(At(trace, i) + ": WAIT not followed by LOCK");
       pending_wait.erase(pending);
     }
-    if (kind == EventKind::kUnlock) last_unlock[t] = i;
-    if (kind == EventKind::kNotify || kind == EventKind::kNotifyAll)
-      notifies[trace.addr[i]].push_back(i);
+    if (kind == EventKind::kNotify) notifies[trace.addr[i]].untaken.push_back(i);
+    if (kind == EventKind::kNotifyAll) notifies[trace.addr[i]].broadcast = true;
     if (kind == EventKind::kWait) {
       pending_wait[t] = i;
       if (trace.flags[i] & kWaitTimedOutFlag) continue;
-      auto unlock = last_unlock.find(t);
-      const auto& candidates = notifies[trace.addr[i]];
-      bool woken =
-          unlock != last_unlock.end() && !candidates.empty() && candidates.back() > unlock->second;
-      if (!woken) found.push_back(At(trace, i) + ": WAIT with no NOTIFY since the wait began");
+      Notifies& on = notifies[trace.addr[i]];
+      if (on.broadcast) continue;
+      if (on.untaken.empty()) {
+        found.push_back(At(trace, i) + ": WAIT with no NOTIFY left to wake it");
+        continue;
+      }
+      on.untaken.pop_back();
     }
   }
   return found;

@@ -23,8 +23,9 @@ Violations CheckLockDiscipline(const Trace& trace);
 // FUNC_ENTRY/FUNC_EXIT never go below depth 0, and are balanced at each THREAD_END.
 Violations CheckFunctionNesting(const Trace& trace);
 
-// Each WAIT that was not a timeout follows a NOTIFY/NOTIFY_ALL on its condition variable made
-// after the waiter released the mutex, and is directly followed (in its thread) by LOCK.
+// Each WAIT that was not a timeout follows a NOTIFY_ALL on its condition variable, or a NOTIFY
+// no other WAIT was matched to (stamped before its signal, it may be older than the wait), and
+// is directly followed (in its thread) by LOCK.
 Violations CheckWaitNotify(const Trace& trace);
 
 // At every point, SEM_WAITs on a semaphore never outnumber its SEM_POSTs (initial value 0).
