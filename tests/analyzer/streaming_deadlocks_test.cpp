@@ -17,6 +17,7 @@
 
 #include "analyzer/analysis.h"
 #include "analyzer/streaming_analysis.h"
+#include "same_findings.h"
 #include "tests/support/random_trace_generator.h"
 #include "tests/support/trace_text.h"
 #include "tests/support/unused_accesses.h"
@@ -50,7 +51,8 @@ Trace Mutated(const Trace& base, uint64_t seed, bool fold_sites) {
 // three of a few locks nested in a random order (some in read mode, some as trylocks that got
 // the lock), a few times; main forks them, some only after joining others (so their nestings
 // are ordered). On half of the runs the sites depend only on the worker's role and whether the
-// lock is its first, so one cycle of sites shows up on several lock pairs. None if the simulation deadlocks.
+// lock is its first, so one cycle of sites shows up on several lock pairs. None if the simulation
+// deadlocks.
 std::optional<Trace> LockHeavy(uint64_t seed) {
   std::mt19937_64 random(seed * 104729 + 11);
   struct Op {
@@ -78,8 +80,8 @@ std::optional<Trace> LockHeavy(uint64_t seed) {
         // whatever the accounts; otherwise a site per depth and section.
         const SiteId site = static_cast<SiteId>(
             1 + role * 8 + (shared_sites ? std::min<size_t>(d, 1) : d + 4 * (section % 2)));
-        program[w].push_back({read[d] ? EventKind::kReadLock : EventKind::kLock, order[d], flags,
-                              site});
+        program[w].push_back(
+            {read[d] ? EventKind::kReadLock : EventKind::kLock, order[d], flags, site});
         program[w].push_back({EventKind::kWrite, 0x9000 + 8 * (random() % 3), 0, 60});
       }
       for (size_t d = order.size(); d-- > 0;)
@@ -150,8 +152,8 @@ std::optional<Trace> LockHeavy(uint64_t seed) {
       default:
         break;
     }
-    out.push_back(Event{t, op.kind, op.flags, op.kind == EventKind::kWrite ? 8u : 0u, op.addr,
-                        op.site});
+    out.push_back(
+        Event{t, op.kind, op.flags, op.kind == EventKind::kWrite ? 8u : 0u, op.addr, op.site});
   }
   return out;
 }
@@ -179,8 +181,8 @@ TEST_CASE("streaming deadlock prediction finds what Analyze finds on the whole t
   uint64_t skipped = 0;
   for (uint64_t seed = 1; seed <= 1000; ++seed) {
     // Odd seeds: the generator's traces (waits, atomics, deeper mixes); even: lock-heavy runs.
-    std::optional<Trace> base = seed % 2 == 1 ? std::optional<Trace>(generator.Generate(seed))
-                                              : LockHeavy(seed);
+    std::optional<Trace> base =
+        seed % 2 == 1 ? std::optional<Trace>(generator.Generate(seed)) : LockHeavy(seed);
     if (!base) {
       ++skipped;
       continue;
@@ -196,17 +198,9 @@ TEST_CASE("streaming deadlock prediction finds what Analyze finds on the whole t
     const AnalysisResult expected = Analyze(whole, analysis);
     AnalysisResult got = AnalyzeStreaming(path, analysis);
     FinishFindings(whole, analysis, &got);  // the ids
-    REQUIRE(got.findings.size() == expected.findings.size());
+    test::CheckSameFindings(got.findings, expected.findings);
     bool any = false;
-    for (size_t i = 0; i < got.findings.size(); ++i) {
-      const Finding& a = got.findings[i];
-      const Finding& b = expected.findings[i];
-      CHECK(a.id == b.id);
-      CHECK(a.pattern == b.pattern);
-      CHECK(a.variant == b.variant);
-      CHECK(a.events == b.events);
-      CHECK(a.reason == b.reason);
-      CHECK(a.witnesses == b.witnesses);
+    for (const Finding& a : got.findings) {
       if (a.pattern != "deadlock") continue;
       any = true;
       ++deadlocks;

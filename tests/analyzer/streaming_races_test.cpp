@@ -14,6 +14,7 @@
 
 #include "analyzer/analysis.h"
 #include "analyzer/streaming_analysis.h"
+#include "same_findings.h"
 #include "tests/support/random_trace_generator.h"
 #include "tests/support/trace_text.h"
 #include "tests/support/unused_accesses.h"
@@ -90,19 +91,8 @@ TEST_CASE("the streaming race search finds what Analyze finds on the whole trace
     const AnalysisResult expected = Analyze(whole, analysis);
     AnalysisResult got = AnalyzeStreaming(path, analysis);
     FinishFindings(whole, analysis, &got);  // the ids
-    REQUIRE(got.findings.size() == expected.findings.size());
-    for (size_t i = 0; i < got.findings.size(); ++i) {
-      const Finding& a = got.findings[i];
-      const Finding& b = expected.findings[i];
-      CHECK(a.id == b.id);
-      CHECK(a.pattern == b.pattern);
-      CHECK(a.variant == b.variant);
-      CHECK(a.observed == b.observed);
-      CHECK(a.adjacent == b.adjacent);
-      CHECK(a.events == b.events);
-      CHECK(a.overtaken == b.overtaken);
-      CHECK(a.reason == b.reason);
-      CHECK(a.witnesses == b.witnesses);
+    test::CheckSameFindings(got.findings, expected.findings);
+    for (const Finding& a : got.findings) {
       observed += a.observed;
       frees += whole.kind[a.events[0]] == EventKind::kFree ||
                whole.kind[a.events[1]] == EventKind::kFree;
