@@ -48,13 +48,6 @@ struct ThreadScopes {
   bool Open() const { return !locks.empty() || annotation_depth > 0 || open_function_regions > 0; }
 };
 
-// Per thread, the local index range [begin, end) of its root invocation, if it has one.
-struct RootInvocation {
-  uint64_t begin = 0;
-  uint64_t end = 0;
-  bool exists = false;
-};
-
 std::vector<RootInvocation> FindRoots(const Trace& trace, size_t threads) {
   struct Scan {
     uint64_t events = 0;
@@ -94,6 +87,94 @@ std::vector<RootInvocation> FindRoots(const Trace& trace, size_t threads) {
 
 }  // namespace
 
+struct RegionScopes::Impl {
+  bool functions = false;
+  std::vector<RootInvocation> roots;
+  std::vector<ThreadScopes> scopes;
+  RegionId opened = 0;
+};
+
+RegionScopes::RegionScopes(RegionMode mode, size_t threads)
+    : RegionScopes(mode, std::vector<RootInvocation>(threads)) {}
+
+RegionScopes::RegionScopes(RegionMode mode, std::vector<RootInvocation> roots)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->functions = mode == RegionMode::kFunctions;
+  impl_->scopes.resize(roots.size());
+  impl_->roots = std::move(roots);
+}
+
+RegionScopes::~RegionScopes() = default;
+RegionScopes::RegionScopes(RegionScopes&&) noexcept = default;
+
+RegionId RegionScopes::Opened() const {
+  return impl_->opened;
+}
+
+RegionId RegionScopes::Visit(ThreadId t, EventKind kind, uint64_t addr) {
+  if (t >= impl_->scopes.size()) {
+    impl_->scopes.resize(t + 1);
+    impl_->roots.resize(t + 1);
+  }
+  ThreadScopes& s = impl_->scopes[t];
+  const bool functions = impl_->functions;
+  const uint64_t local = s.events++;
+
+  // Scopes that open at this event.
+  if (IsAcquire(kind)) {
+    const bool read_mode = kind == EventKind::kReadLock;
+    auto it = std::find_if(s.locks.begin(), s.locks.end(), [&](const HeldLockCount& h) {
+      return h.lock == addr && h.read_mode == read_mode;
+    });
+    if (it != s.locks.end()) {
+      ++it->depth;
+    } else {
+      s.locks.push_back(HeldLockCount{addr, read_mode, 1});
+    }
+  } else if (kind == EventKind::kRegionBegin) {
+    ++s.annotation_depth;
+  } else if (kind == EventKind::kFuncEntry && functions) {
+    const RootInvocation& root = impl_->roots[t];
+    bool is_region;
+    if (s.call_is_region.empty() && root.exists && local == root.begin) {
+      s.in_root = true;
+      is_region = false;
+    } else {
+      // Directly below the root, or at depth 0 outside it, and not inside another region.
+      const size_t depth = s.call_is_region.size();
+      is_region = depth == (s.in_root ? 1u : 0u);
+    }
+    s.call_is_region.push_back(is_region);
+    if (is_region) ++s.open_function_regions;
+  }
+
+  RegionId region = kNoRegion;
+  if (EndsRegion(kind)) {
+    s.current = kNoRegion;
+  } else if (s.Open()) {
+    if (s.current == kNoRegion) s.current = impl_->opened++;
+    region = s.current;
+  }
+
+  // Scopes that close after this event.
+  if (IsRelease(kind)) {
+    const bool read_mode = kind == EventKind::kReadUnlock;
+    for (size_t k = s.locks.size(); k-- > 0;) {
+      if (s.locks[k].lock != addr || s.locks[k].read_mode != read_mode) continue;
+      if (--s.locks[k].depth == 0) s.locks.erase(s.locks.begin() + static_cast<std::ptrdiff_t>(k));
+      break;
+    }
+  } else if (kind == EventKind::kRegionEnd) {
+    if (s.annotation_depth > 0) --s.annotation_depth;
+  } else if (kind == EventKind::kFuncExit && functions && !s.call_is_region.empty()) {
+    if (s.call_is_region.back()) --s.open_function_regions;
+    s.call_is_region.pop_back();
+    if (s.call_is_region.empty()) s.in_root = false;
+  }
+  if (!s.Open()) s.current = kNoRegion;
+  return region;
+}
+
 struct RegionTable::Impl {
   std::vector<RegionId> of;
   std::vector<EventIndex> first;
@@ -104,75 +185,19 @@ RegionTable::RegionTable(const Trace& trace, RegionMode mode) : impl_(std::make_
   const size_t n = trace.size_events();
   size_t threads = trace.threads.size();
   for (ThreadId t : trace.thread) threads = std::max<size_t>(threads, t + 1);
-  const bool functions = mode == RegionMode::kFunctions;
-  const std::vector<RootInvocation> roots =
-      functions ? FindRoots(trace, threads) : std::vector<RootInvocation>(threads);
-  std::vector<ThreadScopes> scopes(threads);
+  RegionScopes scopes = mode == RegionMode::kFunctions
+                            ? RegionScopes(mode, FindRoots(trace, threads))
+                            : RegionScopes(mode, threads);
   impl_->of.assign(n, kNoRegion);
-
   for (EventIndex i = 0; i < n; ++i) {
-    const ThreadId t = trace.thread[i];
-    ThreadScopes& s = scopes[t];
-    const EventKind kind = trace.kind[i];
-    const uint64_t local = s.events++;
-
-    // Scopes that open at this event.
-    if (IsAcquire(kind)) {
-      const bool read_mode = kind == EventKind::kReadLock;
-      auto it = std::find_if(s.locks.begin(), s.locks.end(), [&](const HeldLockCount& h) {
-        return h.lock == trace.addr[i] && h.read_mode == read_mode;
-      });
-      if (it != s.locks.end()) {
-        ++it->depth;
-      } else {
-        s.locks.push_back(HeldLockCount{trace.addr[i], read_mode, 1});
-      }
-    } else if (kind == EventKind::kRegionBegin) {
-      ++s.annotation_depth;
-    } else if (kind == EventKind::kFuncEntry && functions) {
-      const RootInvocation& root = roots[t];
-      bool is_region;
-      if (s.call_is_region.empty() && root.exists && local == root.begin) {
-        s.in_root = true;
-        is_region = false;
-      } else {
-        // Directly below the root, or at depth 0 outside it, and not inside another region.
-        const size_t depth = s.call_is_region.size();
-        is_region = depth == (s.in_root ? 1u : 0u);
-      }
-      s.call_is_region.push_back(is_region);
-      if (is_region) ++s.open_function_regions;
+    const RegionId r = scopes.Visit(trace.thread[i], trace.kind[i], trace.addr[i]);
+    if (r == kNoRegion) continue;
+    if (r == impl_->first.size()) {
+      impl_->first.push_back(i);
+      impl_->last.push_back(i);
     }
-
-    if (EndsRegion(kind)) {
-      s.current = kNoRegion;
-    } else if (s.Open()) {
-      if (s.current == kNoRegion) {
-        s.current = static_cast<RegionId>(impl_->first.size());
-        impl_->first.push_back(i);
-        impl_->last.push_back(i);
-      }
-      impl_->of[i] = s.current;
-      impl_->last[s.current] = i;
-    }
-
-    // Scopes that close after this event.
-    if (IsRelease(kind)) {
-      const bool read_mode = kind == EventKind::kReadUnlock;
-      for (size_t k = s.locks.size(); k-- > 0;) {
-        if (s.locks[k].lock != trace.addr[i] || s.locks[k].read_mode != read_mode) continue;
-        if (--s.locks[k].depth == 0)
-          s.locks.erase(s.locks.begin() + static_cast<std::ptrdiff_t>(k));
-        break;
-      }
-    } else if (kind == EventKind::kRegionEnd) {
-      if (s.annotation_depth > 0) --s.annotation_depth;
-    } else if (kind == EventKind::kFuncExit && functions && !s.call_is_region.empty()) {
-      if (s.call_is_region.back()) --s.open_function_regions;
-      s.call_is_region.pop_back();
-      if (s.call_is_region.empty()) s.in_root = false;
-    }
-    if (!s.Open()) s.current = kNoRegion;
+    impl_->of[i] = r;
+    impl_->last[r] = i;
   }
   of_ = impl_->of.data();
 }

@@ -29,6 +29,33 @@ inline constexpr RegionId kNoRegion = ~RegionId{0};
 //   start routine, or main). Every invocation directly below the root, and every other depth-0
 //   invocation, is a region. A thread whose start routine was not instrumented thus has no root,
 //   and each of its top-level calls is a region.
+// Per thread, the local index range [begin, end) of its root invocation, if it has one.
+struct RootInvocation {
+  uint64_t begin = 0;
+  uint64_t end = 0;
+  bool exists = false;
+};
+
+// The rules, followed one event at a time in trace order: RegionTable's pass, and the streaming
+// search's (RegionMode::kLocks; function regions need each thread's root, found by a pass of
+// their own).
+class RegionScopes {
+ public:
+  RegionScopes(RegionMode mode, size_t threads);  // no roots
+  RegionScopes(RegionMode mode, std::vector<RootInvocation> roots);
+  ~RegionScopes();
+  RegionScopes(RegionScopes&&) noexcept;
+
+  // The region of thread t's next event, of `kind` on `addr` (kNoRegion: none). A region it
+  // opens gets the next id: regions are numbered in the order they open.
+  RegionId Visit(ThreadId t, EventKind kind, uint64_t addr);
+  RegionId Opened() const;  // how many regions opened so far
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 class RegionTable {
  public:
   RegionTable(const Trace& trace, RegionMode mode);
