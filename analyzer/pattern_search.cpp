@@ -36,7 +36,6 @@ bool AccessMatches(AccessMatch m, EventKind k) {
   return false;
 }
 
-
 struct SiteTupleHash {
   size_t operator()(const std::vector<SiteId>& sites) const {
     uint64_t h = 0xcbf29ce484222325ull;
@@ -449,15 +448,16 @@ class Matcher {
     }
     const UnitClasses& all = ClassesOf(unit_index);
     if (all.classes.empty()) return;
-    std::array<LocksetId, kPrefilterLocksets> slot_locks;
+    std::array<uint32_t, kPrefilterLocksets> slot_locks;
     const size_t slot_lock_count = WindowLocksets(unit.positions[0], &slot_locks);
     for (const auto& bucket : all.buckets) {
       // Plain locals, not structured bindings: clang before 16 cannot capture those in a lambda.
-      const LocksetId lockset = bucket.first;
+      const uint32_t locks = c_.locksets.AddressSetOf(bucket.first);
       const std::vector<uint32_t>& members = bucket.second;
       if (slot_lock_count > 0 &&
-          std::all_of(slot_locks.begin(), slot_locks.begin() + slot_lock_count,
-                      [&](LocksetId held) { return c_.locksets.ExclusiveSets(held, lockset); })) {
+          std::all_of(slot_locks.begin(), slot_locks.begin() + slot_lock_count, [&](uint32_t held) {
+            return c_.locksets.ExclusiveAddressSets(held, locks);
+          })) {
         continue;
       }
       for (uint32_t index : members) {
@@ -483,17 +483,19 @@ class Matcher {
     }
   }
 
-  // The distinct locksets the interrupted thread holds at the slots of position q's window;
-  // none (0) when the window is too long to scan, has a slot without locks, or too many sets.
-  size_t WindowLocksets(uint32_t q, std::array<LocksetId, kPrefilterLocksets>* out) const {
+  // The distinct sets of lock addresses (LocksetTable::AddressSetOf) the interrupted thread
+  // holds at the slots of position q's window; none (0) when the window is too long to scan, has
+  // a slot without locks, or too many sets.
+  size_t WindowLocksets(uint32_t q, std::array<uint32_t, kPrefilterLocksets>* out) const {
     const std::vector<EventIndex>& a_events = c_.por.ThreadEvents(c_.trace.thread[event_[0]]);
     const auto [lo, hi] = Window(q, a_events);
     if (lo > hi || hi - lo > kPrefilterSlots) return 0;
     size_t count = 0;
     for (uint64_t slot = lo; slot <= hi; ++slot) {
-      const LocksetId held =
+      const LocksetId lockset =
           slot < a_events.size() ? c_.locksets.Of(a_events[slot]) : kEmptyLockset;
-      if (held == kEmptyLockset) return 0;
+      if (lockset == kEmptyLockset) return 0;
+      const uint32_t held = c_.locksets.AddressSetOf(lockset);
       if (std::find(out->begin(), out->begin() + count, held) != out->begin() + count) continue;
       if (count == out->size()) return 0;
       (*out)[count++] = held;
@@ -517,8 +519,10 @@ class Matcher {
       UnitClasses& result = UnitClassesAt(key);
       for (uint64_t ci = c_.class_offsets[l0]; ci < c_.class_offsets[l0 + 1]; ++ci) {
         const AccessClass& ac = c_.classes[ci];
-        result.classes.push_back(UnitClass{ac.thread, {ac.kind, EventKind::kUnspecified},
-                                           {ac.lockset, kEmptyLockset}, c_.MembersBegin(ci),
+        result.classes.push_back(UnitClass{ac.thread,
+                                           {ac.kind, EventKind::kUnspecified},
+                                           {ac.lockset, kEmptyLockset},
+                                           c_.MembersBegin(ci),
                                            ac.member_count});
       }
       Bucket(&result);
@@ -1029,15 +1033,8 @@ class Matcher {
   // ---- results ----
 
   std::string Describe(EventIndex e) const {
-    const ThreadId t = c_.trace.thread[e];
-    const std::string thread = t < c_.trace.threads.size() && !c_.trace.threads[t].name.empty()
-                                   ? c_.trace.threads[t].name
-                                   : "T" + std::to_string(t);
-    const EventKind k = c_.trace.kind[e];
-    const std::string what = IsWriteAccess(k)  ? "write"
-                             : IsReadAccess(k) ? "read"
-                                               : std::string(EventKindName(k));  // "free", ...
-    return thread + "'s " + what + " #" + std::to_string(c_.trace.Origin(e));
+    return DescribeEvent(c_.trace.threads, c_.trace.thread[e], c_.trace.kind[e],
+                         c_.trace.Origin(e));
   }
 
   std::string Reason(const Candidate& candidate) const {
@@ -1050,15 +1047,13 @@ class Matcher {
       }
       return r;
     }
-    if (candidate.observed) return "observed: the events ran in this order in the recorded run";
+    if (candidate.observed) return kObservedReason;
     std::string r;
     for (const Move& m : candidate.moves) {
       if (!r.empty()) r += "; ";
-      r += Describe(m.event) +
-           (m.anchor < m.event ? " can run just before " : " can run just after ") +
-           Describe(m.anchor);
+      r += MoveClause(Describe(m.event), m.anchor < m.event, Describe(m.anchor));
     }
-    return r + " (no common lock, no happens-before order)";
+    return r + kMovedReasonEnd;
   }
 
   std::vector<Finding> Collect() {
@@ -1106,8 +1101,8 @@ class Matcher {
   std::vector<std::pair<uint32_t, uint32_t>> same_variable_pairs_;  // positions q < r
   std::vector<uint8_t> eligible_;  // per location: bit v set if variable v can bind there
   bool all_eligible_ = true;
-  KindMasks masks_;  // [position][kind] -> patterns matching
-  uint32_t mask_ = 0;                              // patterns the bound events still match
+  KindMasks masks_;    // [position][kind] -> patterns matching
+  uint32_t mask_ = 0;  // patterns the bound events still match
   // A unit's classes per UnitClassKey: the index finds them in the store (a deque, so the
   // references ClassesOf hands out stay valid).
   FlatHashMap<uint64_t, uint32_t, U64Hash> unit_class_index_;
@@ -1119,7 +1114,7 @@ class Matcher {
     if (inserted) unit_class_store_.emplace_back();
     return unit_class_store_[at];
   }
-  std::set<uint32_t> pairs_done_;  // units whose region pairs are enumerated
+  std::set<uint32_t> pairs_done_;                     // units whose region pairs are enumerated
   std::deque<std::vector<EventIndex>> pair_members_;  // UnitClass::members of their pairs
   std::vector<std::unordered_map<std::vector<SiteId>, Candidate, SiteTupleHash>> best_;
   std::vector<std::unordered_map<SiteId, uint32_t>> site_shares_;  // per pattern: tuples per site
@@ -1127,6 +1122,19 @@ class Matcher {
 
 }  // namespace
 
+std::string DescribeEvent(const std::vector<ThreadInfo>& threads, ThreadId t, EventKind kind,
+                          EventIndex recorded) {
+  const std::string thread =
+      t < threads.size() && !threads[t].name.empty() ? threads[t].name : "T" + std::to_string(t);
+  const std::string what = IsWriteAccess(kind)  ? "write"
+                           : IsReadAccess(kind) ? "read"
+                                                : std::string(EventKindName(kind));  // "free", ...
+  return thread + "'s " + what + " #" + std::to_string(recorded);
+}
+
+std::string MoveClause(const std::string& moved, bool before, const std::string& anchor) {
+  return moved + (before ? " can run just before " : " can run just after ") + anchor;
+}
 
 bool SameShape(const Pattern& a, const Pattern& b) {
   return a.thread == b.thread && a.variable == b.variable && a.region == b.region &&

@@ -50,6 +50,18 @@ class KindMasks {
   bool some_plain_ = false;
 };
 
+// Reasons of 3- and 4-event findings: observed ones, and moved ones, whose clauses (one per
+// moved event: "T2's write #41 can run just before T1's unlock #40") end with the rule.
+inline constexpr const char* kObservedReason =
+    "observed: the events ran in this order in the recorded run";
+inline constexpr const char* kMovedReasonEnd = " (no common lock, no happens-before order)";
+// An event as a reason names it: its thread (by name if it has one), what it does, and its
+// number in the recorded trace.
+std::string DescribeEvent(const std::vector<ThreadInfo>& threads, ThreadId t, EventKind kind,
+                          EventIndex recorded);
+// `moved` can run just before (or after) `anchor`.
+std::string MoveClause(const std::string& moved, bool before, const std::string& anchor);
+
 // Patterns that differ only in access types (and names) have the same shape; a group of them
 // is searched with one enumeration of the trace.
 bool SameShape(const Pattern& a, const Pattern& b);
