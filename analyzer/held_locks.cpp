@@ -77,10 +77,13 @@ bool HeldLocks::Exclusive(uint32_t a, uint32_t b) {
   if (a == 0 || b == 0) return false;
   if (a > b) std::swap(a, b);
   const uint64_t key = uint64_t{a} << 32 | b;
+  Recent& recent = recent_[(key * 0x9E3779B97F4A7C15ull) >> 56];
+  if (recent.key == key) return recent.answer;
   auto it = exclusive_.find(key);
-  if (it != exclusive_.end()) return it->second;
-  const bool answer = LocksExclude(sets_[a], sets_[b]);
-  exclusive_.emplace(key, answer);
+  const bool answer = it != exclusive_.end()
+                          ? it->second
+                          : exclusive_.emplace(key, LocksExclude(sets_[a], sets_[b])).first->second;
+  recent = Recent{key, answer};
   return answer;
 }
 

@@ -7,6 +7,7 @@
 // nothing; locks held in read mode (rwlock readers) do not exclude each other.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
@@ -63,6 +64,12 @@ class HeldLocks {
   std::vector<LockAddressSet> sets_{LockAddressSet{}};
   std::unordered_map<std::vector<uint64_t>, uint32_t, VectorHash> by_content_;
   std::unordered_map<uint64_t, bool> exclusive_;  // (a, b) -> answer
+  // The latest answers by a hash of (a, b): most questions repeat the last few.
+  struct Recent {
+    uint64_t key = 0;  // 0: none (a and b are never both 0 here)
+    bool answer = false;
+  };
+  std::array<Recent, 256> recent_{};
 };
 
 }  // namespace pecan

@@ -378,6 +378,18 @@ std::shared_ptr<const std::vector<uint32_t>> PorClocks::CurrentClock(ThreadId t)
   return impl_->current[t];
 }
 
+uint32_t PorClocks::LeastKnown(ThreadId t, ThreadId u) const {
+  const Impl& s = *impl_;
+  if (s.final_event[t] == kNoEvent || (s.events[t] > 0 && s.last_event[t] >= s.final_event[t]))
+    return ~0u;
+  uint32_t known = (*s.current[t])[u];
+  if (s.events[t] == 0 && s.fork_message[t]) {
+    const MessageRef& m = *s.fork_message[t];
+    known = std::max(known, m.thread == u ? m.local + 1 : (*m.clock)[u]);
+  }
+  return known;
+}
+
 uint32_t PorClocks::thread_count() const {
   return impl_->n;
 }

@@ -64,6 +64,11 @@ class PorClocks {
   // ordered before it. Shared and never changed.
   std::shared_ptr<const std::vector<uint32_t>> CurrentClock(ThreadId t) const;
 
+  // The least thread t's events from now on know of thread u (their clock entry for u): its
+  // current clock's, or for a thread not started yet, what the fork that starts it carries, if it
+  // ran (else 0); ~0 for a thread whose last event ran.
+  uint32_t LeastKnown(ThreadId t, ThreadId u) const;
+
   uint32_t thread_count() const;
   // With `record`: per thread, its clock versions flattened: entry [v * thread_count + u] is one
   // more than the local index of the last event of thread u ordered before the thread's events of

@@ -7,12 +7,14 @@
 #include <vector>
 
 #include "analyzer/access_locations.h"
+#include "analyzer/atomic_regions.h"
 #include "analyzer/builtin_patterns.h"
 #include "analyzer/deadlock_prediction.h"
 #include "analyzer/held_locks.h"
 #include "analyzer/pattern_search.h"
 #include "analyzer/por_clocks.h"
 #include "analyzer/streaming_races.h"
+#include "analyzer/streaming_units.h"
 #include "trace_format/event_pass.h"
 #include "trace_format/trace_reader.h"
 
@@ -34,8 +36,8 @@ void AddLockRequest(EventIndex i, const Event& e, const HeldLocks& locks, const 
   held->clear();
   for (const HeldLocks::Hold& h : holds)
     held->push_back(HeldLockAt{h.lock, h.read_mode, h.acquired_at, h.site});
-  const LockRequest request{i,      e.thread, e.kind,  e.flags,
-                            e.addr, e.site,   local,   locks.Current(e.thread)};
+  const LockRequest request{i,      e.thread, e.kind, e.flags,
+                            e.addr, e.site,   local,  locks.Current(e.thread)};
   graph->AddRequest(request, *held, [&] { return por.CurrentClock(e.thread); });
 }
 
@@ -44,8 +46,13 @@ void AddLockRequest(EventIndex i, const Event& e, const HeldLocks& locks, const 
 bool Streams(const AnalysisOptions& options) {
   const std::vector<Pattern> patterns = SelectPatterns(options.patterns);
   const bool deadlocks = SelectsDeadlocks(options.patterns);
+  // Units are regions of locks and annotations (function regions need a pass of their own), and
+  // built-in (a user pattern's search has a work bound the streaming one does not count).
   return (deadlocks || !patterns.empty()) &&
-         std::all_of(patterns.begin(), patterns.end(), IsRaceShaped);
+         std::all_of(patterns.begin(), patterns.end(), [&](const Pattern& p) {
+           return IsRaceShaped(p) ||
+                  (IsUnitShaped(p) && p.builtin && options.regions == RegionMode::kLocks);
+         });
 }
 
 AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& options,
@@ -81,15 +88,24 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   const std::vector<std::vector<const Pattern*>> groups = GroupByShape(patterns);
   HeldLocks locks;
   std::vector<RaceSearch> searches;
+  std::vector<UnitSearch> unit_searches;
+  std::vector<std::pair<bool, size_t>> parts;  // (a unit search, its index), in group order
   constexpr size_t kMaxGroup = 32;
   for (const auto& group : groups) {
     for (size_t first = 0; first < group.size(); first += kMaxGroup) {
       const std::vector<const Pattern*> part(
           group.begin() + static_cast<std::ptrdiff_t>(first),
           group.begin() + static_cast<std::ptrdiff_t>(std::min(group.size(), first + kMaxGroup)));
-      searches.emplace_back(part, infos.size(), &locks, options.max_per_site);
+      const bool races = IsRaceShaped(*part.front());
+      parts.emplace_back(!races, races ? searches.size() : unit_searches.size());
+      if (races) {
+        searches.emplace_back(part, infos.size(), &locks, options.max_per_site);
+      } else {
+        unit_searches.emplace_back(part, infos, &locks, options.max_per_site);
+      }
     }
   }
+  RegionScopes regions(RegionMode::kLocks, thread_count);
   LockOrderGraph lock_order;
   std::vector<HeldLockAt> held;
   PorClocks por(thread_count, semaphores.Initial(), std::move(final_event), /*record=*/false);
@@ -113,14 +129,17 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   const std::vector<EventIndex>& last_of_bytes = kept.LastAccessesOfBytes();
   size_t next_last_of_bytes = 0;
   std::vector<uint32_t> thread_events(thread_count, 0);  // events of each thread fed so far
-  const std::string label = std::string("analyzing (2 of 2: ") +
-                            (searches.empty()    ? "deadlocks"
-                             : deadlocks ? "races and deadlocks"
-                                         : "races") +
-                            ")";
+  std::vector<std::string> what;
+  if (!searches.empty()) what.push_back("races");
+  if (!unit_searches.empty()) what.push_back("atomic regions");
+  if (deadlocks) what.push_back("deadlocks");
+  std::string label = "analyzing (2 of 2: ";
+  for (size_t k = 0; k < what.size(); ++k)
+    label += (k == 0 ? "" : k + 1 == what.size() ? " and " : ", ") + what[k];
+  label += ")";
   TraceReader reader(path, log_warnings);
-  const uint64_t read = ForEachEvent(
-      reader, show_progress, label, events, [&](EventIndex i, const Event& e) {
+  const uint64_t read =
+      ForEachEvent(reader, show_progress, label, events, [&](EventIndex i, const Event& e) {
         const LocationId l = kept.Locate(i, e);
         if (IsAccess(e.kind) && l == kNoLocation) return;  // an access no pattern can use
         const uint32_t lockset = locks.Current(e.thread);
@@ -128,12 +147,19 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
           AddLockRequest(i, e, locks, por, thread_events[e.thread], &held, &lock_order);
         ++thread_events[e.thread];
         const PorStep step = por.Visit(i, e);
+        bool last = false;
         if (l != kNoLocation) {
-          const bool last = next_last_of_bytes < last_of_bytes.size() &&
-                            last_of_bytes[next_last_of_bytes] == i;
+          last =
+              next_last_of_bytes < last_of_bytes.size() && last_of_bytes[next_last_of_bytes] == i;
           next_last_of_bytes += last;
           for (RaceSearch& search : searches)
             search.Access(i, e, l, infos[l], lockset, step.local, last, por);
+        }
+        if (!unit_searches.empty()) {
+          const RegionId region = regions.Visit(e.thread, e.kind, e.addr);
+          const LocationId access = IsAccess(e.kind) ? l : kNoLocation;
+          for (UnitSearch& search : unit_searches)
+            search.Visit(i, e, access, lockset, step, region, last, por);
         }
         for (; next_free < frees.size() && frees[next_free].first < i; ++next_free) {
         }
@@ -145,6 +171,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
         for (; next_sealed < sealing.size() && last_accesses[sealing[next_sealed]] <= i;
              ++next_sealed) {
           for (RaceSearch& search : searches) search.Seal(sealing[next_sealed]);
+          for (UnitSearch& search : unit_searches) search.Seal(sealing[next_sealed]);
         }
         for (; next_retired < retiring.size() && last_uses[retiring[next_retired]] <= i;
              ++next_retired) {
@@ -157,16 +184,25 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   for (const LocationInfo& info : infos)
     result.stats.shared_locations += info.shared && info.written;
   PatternSearchStats stats;
-  for (RaceSearch& search : searches) {
-    for (Finding& f : search.Finish(&stats)) result.findings.push_back(std::move(f));
+  for (const auto& [unit, index] : parts) {
+    std::vector<Finding> found = unit ? unit_searches[index].Finish(reader.threads(), &stats)
+                                      : searches[index].Finish(&stats);
+    for (Finding& f : found) result.findings.push_back(std::move(f));
   }
   result.stats.candidates = stats.candidates;
   result.stats.capped = stats.capped;
-  if (!searches.empty()) result.stats.seconds_by_family.emplace_back("race", SecondsSince(start));
+  // One pass searches every family: each is given its time.
+  std::vector<std::string> families;
+  for (const Pattern& p : patterns) {
+    if (std::find(families.begin(), families.end(), p.name) == families.end()) {
+      families.push_back(p.name);
+      result.stats.seconds_by_family.emplace_back(p.name, SecondsSince(start));
+    }
+  }
   if (deadlocks) {
     const Clock::time_point deadlock_start = Clock::now();
-    for (Finding& f : lock_order.FindDeadlocks(
-             [&](uint32_t a, uint32_t b) { return locks.Exclusive(a, b); }))
+    for (Finding& f :
+         lock_order.FindDeadlocks([&](uint32_t a, uint32_t b) { return locks.Exclusive(a, b); }))
       result.findings.push_back(std::move(f));
     result.stats.seconds_by_family.emplace_back("deadlock", SecondsSince(deadlock_start));
   }

@@ -10,6 +10,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "analyzer/access_class_hash.h"
 #include "analyzer/access_locations.h"
 #include "analyzer/flat_hash_map.h"
 #include "analyzer/held_locks.h"
@@ -146,15 +147,6 @@ struct LocationState {
   std::vector<DoneRun> done_pairs;
 };
 
-// The hash of an access class's key (the key itself is in its RaceClass).
-uint64_t ClassHash(ThreadId thread, SiteId site, EventKind kind, uint32_t lockset, uint64_t addr,
-                   uint32_t size) {
-  uint64_t h = (uint64_t{thread} << 32 | site) * 0x9E3779B97F4A7C15ull;
-  h ^= (uint64_t{lockset} << 8 | static_cast<uint8_t>(kind)) * 0xBF58476D1CE4E5B9ull;
-  h ^= (addr + size) * 0xD6E8FEB86659FD93ull;
-  return h ^ (h >> 31);
-}
-
 struct SiteTupleHash {
   size_t operator()(const std::pair<SiteId, SiteId>& s) const {
     return std::hash<uint64_t>()(uint64_t{s.first} << 32 | s.second);
@@ -187,7 +179,7 @@ struct Best {
 class GroupSearch {
  public:
   GroupSearch(const std::vector<const Pattern*>& group, size_t location_count, HeldLocks* locks,
-             uint32_t max_per_site)
+              uint32_t max_per_site)
       : group_(group),
         locks_(locks),
         max_per_site_(max_per_site),
@@ -426,7 +418,7 @@ class GroupSearch {
     };
     bool inserted = false;
     const uint64_t hash =
-        ClassHash(e.thread, e.site, e.kind, lockset, single ? 0 : e.addr, single ? 0 : size);
+        AccessClassHash(e.thread, e.site, e.kind, lockset, single ? 0 : e.addr, single ? 0 : size);
     const auto id =
         s.class_ids.FindOrAdd(hash, static_cast<uint32_t>(s.classes.size()), same, &inserted);
     if (!inserted) return id;
@@ -563,8 +555,8 @@ void RaceSearch::Access(EventIndex i, const Event& e, LocationId l, const Locati
   impl_->Access(i, e, l, info, lockset, local, last_of_bytes, por);
 }
 
-void RaceSearch::Free(EventIndex i, const Event& e, LocationId l, uint32_t lockset,
-                      uint32_t local, const PorClocks& por) {
+void RaceSearch::Free(EventIndex i, const Event& e, LocationId l, uint32_t lockset, uint32_t local,
+                      const PorClocks& por) {
   impl_->Free(i, e, l, lockset, local, por);
 }
 

@@ -55,7 +55,7 @@ bool IsPecanFile(const std::string& path) {
 }
 
 // A .pecan trace is analyzed without holding all its events (analyzer/analysis_trace.h): the
-// accesses no selected pattern can use are left out, and race patterns and deadlocks alone are
+// accesses no selected pattern can use are left out, and races, atomicity and deadlocks alone are
 // searched on the file. The PTG picture needs the analysis's own trace, so --ptg reads it.
 AnalyzedFile LoadAndAnalyze(const std::string& path, const AnalysisOptions& analysis, bool ptg) {
   if (!IsPecanFile(path)) {
@@ -135,9 +135,10 @@ std::function<int()> SetupAnalyze(CLI::App& app) {
                  "deadlock (lock-order cycles), "
                  "all (default: all), and/or the path of a pattern file of your own "
                  "(see PATTERNS.md, in share/doc/pecan of an installed pecan and in analyzer/ "
-                 "of the source tree). race and deadlock (alone or together) are searched on a "
-                 ".pecan file without holding its events, in memory bounded by the program's "
-                 "state: use them for traces too big for all")
+                 "of the source tree). race, atomicity and deadlock (any of them, under the "
+                 "default --regions locks) are searched on a .pecan file without holding its "
+                 "events, in memory bounded by the program's state: use them for traces too big "
+                 "for all")
       ->type_name("LIST|FILE");
   app.add_option("--regions", options->regions,
                  "What counts as an atomic region: locks (outermost critical sections and "

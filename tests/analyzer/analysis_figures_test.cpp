@@ -7,6 +7,7 @@
 
 #include "analyzer/analysis.h"
 #include "std_trace.h"
+#include "streamed.h"
 
 using pecan::AnalysisOptions;
 using pecan::Analyze;
@@ -94,6 +95,10 @@ T1|rel(n)|10
   CHECK_FALSE(found[0]->observed);
   CHECK(found[0]->overtaken == std::vector<EventIndex>{4});
   CHECK(found[0]->reason.find("just before") != std::string::npos);
+  // The streaming search finds the same (it checks itself against Analyze).
+  const std::vector<pecan::Finding> streamed = pecan::test::Streamed(trace, "atomicity");
+  REQUIRE(streamed.size() == 1);
+  CHECK(streamed[0].events == found[0]->events);
 }
 
 TEST_CASE("PECAN Figure 5: the hybrid model predicts the (v3, v8) race", "[analysis][paper]") {

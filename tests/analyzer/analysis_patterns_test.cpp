@@ -8,6 +8,7 @@
 #include "analyzer/analysis.h"
 #include "analyzer/builtin_patterns.h"
 #include "std_trace.h"
+#include "streamed.h"
 
 using pecan::AnalysisOptions;
 using pecan::Analyze;
@@ -151,6 +152,12 @@ TEST_CASE("Every atomicity and ASV pattern: positive and negative traces", "[ana
         }
       } else {
         CHECK(f == nullptr);
+      }
+      // Atomicity alone is also searched on the file as it is read: the same findings.
+      if (p.name == "atomicity") {
+        const std::vector<pecan::Finding> streamed =
+            pecan::test::Streamed(StdTrace(g.text), options.patterns);
+        CHECK(streamed.size() == result.findings.size());
       }
     }
   }

@@ -8,12 +8,14 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "analyzer/analysis.h"
 #include "analyzer/streaming_analysis.h"
+#include "mutated_trace.h"
 #include "same_findings.h"
 #include "tests/support/random_trace_generator.h"
 #include "tests/support/trace_text.h"
@@ -22,47 +24,6 @@
 #include "trace_format/trace_writer.h"
 
 using namespace pecan;
-
-namespace {
-
-// `base` with its sites folded onto a few, some accesses narrowed to part of their variable,
-// and FREE/ALLOC events of variables' bytes inserted by random threads. The result need not be
-// a feasible run: both searches must agree on any trace.
-Trace Mutated(const Trace& base, uint64_t seed) {
-  std::mt19937_64 random(seed * 7919 + 1);
-  const uint32_t sites = 2 + random() % 6;
-  Trace out;
-  out.meta = base.meta;
-  out.threads = base.threads;
-  out.sites = base.sites;
-  out.names = base.names;
-  std::vector<EventKind> last_kind(base.threads.size(), EventKind::kUnspecified);
-  for (EventIndex i = 0; i < base.size_events(); ++i) {
-    Event e = base.event(i);
-    const bool in_wait = e.kind == EventKind::kWait || last_kind[e.thread] == EventKind::kWait;
-    last_kind[e.thread] = e.kind;
-    if (IsAccess(e.kind)) {
-      e.site = e.site % sites;
-      if (random() % 8 == 0 && e.size >= 2) {
-        e.size /= 2;
-        if (random() % 2) e.addr += e.size;
-      } else if (random() % 16 == 0) {  // a block copy over this variable and its neighbours
-        e.addr -= e.addr % 8 + 8 * (random() % 2);
-        e.size = static_cast<uint32_t>(9 + random() % 32);
-      }
-      if (!in_wait && random() % 12 == 0) {
-        const ThreadId t = static_cast<ThreadId>(random() % base.threads.size());
-        const EventKind kind = random() % 3 == 0 ? EventKind::kAlloc : EventKind::kFree;
-        out.push_back(Event{t, kind, 0, static_cast<uint32_t>(8 * (1 + random() % 2)),
-                            e.addr - e.addr % 8, static_cast<SiteId>(sites + random() % 2)});
-      }
-    }
-    out.push_back(e);
-  }
-  return out;
-}
-
-}  // namespace
 
 TEST_CASE("the streaming race search finds what Analyze finds on the whole trace",
           "[analysis][streaming_races]") {
@@ -79,7 +40,8 @@ TEST_CASE("the streaming race search finds what Analyze finds on the whole trace
                                .string();
   uint64_t findings = 0, observed = 0, frees = 0, repeated = 0, capped = 0;
   for (uint64_t seed = 1; seed <= 400; ++seed) {
-    const Trace whole = Mutated(test::WithUnusedAccesses(generator.Generate(seed), seed), seed);
+    const Trace whole =
+        test::Mutated(test::WithUnusedAccesses(generator.Generate(seed), seed), seed);
     WriteTrace(path, whole);
     AnalysisOptions analysis;
     analysis.patterns = "race";
@@ -115,21 +77,35 @@ TEST_CASE("the streaming race search finds what Analyze finds on the whole trace
   CHECK(capped > 100);
 }
 
-TEST_CASE("the streaming analysis serves race-shaped patterns and deadlocks only",
+TEST_CASE("the streaming analysis serves races, atomicity and deadlocks under lock regions",
           "[analysis][streaming_races]") {
   AnalysisOptions options;
-  options.patterns = "race";
-  CHECK(Streams(options));
+  for (const char* streamed : {"race", "race,deadlock", "deadlock", "atomicity",
+                               "race,atomicity,deadlock", "atomicity,race"}) {
+    options.patterns = streamed;
+    CHECK(Streams(options));
+  }
+  // The two-location asv patterns (in asv and all) and user patterns are searched indexed.
+  for (const char* indexed : {"all", "asv", "asv,deadlock", "race,asv"}) {
+    options.patterns = indexed;
+    CHECK_FALSE(Streams(options));
+  }
+  const std::string file = (std::filesystem::temp_directory_path() /
+                            ("pecan-user-pattern-" + std::to_string(::getpid()) + ".txt"))
+                               .string();
+  {
+    std::ofstream out(file);
+    out << "pattern mine variant \"R-W-R\" { T: t1 t2 t1; SV: s s s; AR: u v u; AT: r w r; }\n";
+  }
+  options.patterns = file;
+  CHECK_FALSE(Streams(options));
+  std::filesystem::remove(file);
+  // Function regions need a pass of their own; races do not use regions.
+  options.regions = RegionMode::kFunctions;
+  options.patterns = "atomicity";
+  CHECK_FALSE(Streams(options));
   options.patterns = "race,deadlock";
   CHECK(Streams(options));
-  options.patterns = "deadlock";
-  CHECK(Streams(options));
-  options.patterns = "all";
-  CHECK_FALSE(Streams(options));
-  options.patterns = "race,atomicity";
-  CHECK_FALSE(Streams(options));
-  options.patterns = "asv,deadlock";
-  CHECK_FALSE(Streams(options));
   options.patterns = "no-such-family";
   CHECK_THROWS_AS(Streams(options), PecanError);
 }

@@ -1,8 +1,10 @@
-// `pecan analyze --patterns race` (or deadlock, or both) of a recorded .pecan trace searches the
-// file with the streaming analysis and reports from the events the report reads
-// (analyzer/streaming_analysis.h, analyzer/report_trace.h). Its reports must be the ones the indexed analysis gives: --ptg-dot
+// `pecan analyze --patterns race` (or atomicity, or deadlock, or several) of a recorded .pecan
+// trace searches the file with the streaming analysis and reports from the events the report
+// reads (analyzer/streaming_analysis.h, analyzer/report_trace.h). Its reports must be the ones
+// the indexed analysis gives: --ptg-dot
 // makes analyze read the analysis's trace and run Analyze() on it, so the two are compared on
 // real recorded programs, text and JSON.
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -36,14 +38,16 @@ size_t CompareStreamedWithIndexed(const std::vector<std::string>& program,
   record.insert(record.end(), program.begin(), program.end());
   const e2e::PecanRun recorded = e2e::RunPecan(record, dir + "/record.log", 120);
   INFO(recorded.output);
-  REQUIRE(e2e::ExitStatus(recorded.result) == 0);
+  // 1: the program's own failure (region_balance's lost deposit may show in the recorded run).
+  REQUIRE(e2e::ExitStatus(recorded.result) <= 1);
+  REQUIRE(std::filesystem::exists(trace));
   size_t findings = 0;
   for (const std::string format : {"json", "text"}) {
     const std::string streamed = dir + "/streamed." + format;
     const std::string indexed = dir + "/indexed." + format;
-    const e2e::PecanRun a =
-        e2e::RunPecan({"analyze", "--patterns", patterns, "--format", format, "-o", streamed, trace},
-                      dir + "/streamed.log", 120);
+    const e2e::PecanRun a = e2e::RunPecan(
+        {"analyze", "--patterns", patterns, "--format", format, "-o", streamed, trace},
+        dir + "/streamed.log", 120);
     const e2e::PecanRun b = e2e::RunPecan({"analyze", "--patterns", patterns, "--format", format,
                                            "--ptg-dot", dir + "/ptg.dot", "-o", indexed, trace},
                                           dir + "/indexed.log", 120);
@@ -98,4 +102,21 @@ TEST_CASE("deadlock analysis of a recorded trace reports what the indexed analys
     findings += CompareStreamedWithIndexed(program, "race,deadlock");
   }
   CHECK(findings >= 8);
+}
+
+TEST_CASE("atomicity analysis of a recorded trace reports what the indexed analysis reports",
+          "[e2e][streaming_races][atomicity]") {
+  // An observed violation in a critical section, and a compressor whose workers' regions are
+  // interleaved by others only after reordering; with races and deadlocks beside them in one
+  // pass.
+  const std::vector<std::string> programs = {e2e::TestProgram("region_balance"),
+                                             e2e::TestProgram("pcompress"),
+                                             e2e::ExampleBinary("lost_update")};
+  size_t findings = 0;
+  for (const std::string& program : programs) {
+    INFO(program);
+    findings += CompareStreamedWithIndexed({program}, "atomicity");
+    findings += CompareStreamedWithIndexed({program}, "race,atomicity,deadlock");
+  }
+  CHECK(findings >= 20);
 }

@@ -1,0 +1,759 @@
+// The streaming search of the three-event shape: per thread its open region (the locks held,
+// the events and clocks of its slots, its accesses waiting for the next one to their bytes); per
+// kept location its access classes with their members, its units (for classes that appear
+// later) and the resolutions waiting for a class's next member.
+#include "analyzer/streaming_units.h"
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <unordered_map>
+
+#include "analyzer/access_class_hash.h"
+#include "analyzer/flat_hash_map.h"
+
+namespace pecan {
+namespace {
+
+constexpr EventIndex kNone = ~EventIndex{0};
+// pattern_search.cpp's lock prefilter: windows of at most this many slots (plus one), at most
+// this many distinct sets of lock addresses.
+constexpr uint64_t kPrefilterSlots = 64;
+constexpr size_t kPrefilterLocksets = 4;
+
+struct Member {
+  EventIndex event = 0;
+  uint32_t local = 0;
+};
+
+// An access class (analysis_context.h) of one location, with its members so far.
+struct UnitClass {
+  uint64_t begin = 0;  // the bytes every member accesses: [begin, end)
+  uint64_t end = 0;
+  ThreadId thread = 0;
+  SiteId site = 0;
+  EventKind kind = EventKind::kUnspecified;
+  uint32_t lockset = 0;           // HeldLocks address set
+  uint32_t bucket = 0;            // rank of its address set among the location's, by first class
+  bool complete = false;          // no later access touches its bytes
+  std::vector<Member> members;    // those a unit may still take (see Compact)
+  size_t compacted = 0;           // members.size() after the last Compact
+  std::vector<uint32_t> pending;  // LocationState::pending waiting for its next member
+};
+
+// A run of the window's slots (from the top) where the interrupted thread holds one set of lock
+// addresses: its top slot, and the thread's event there.
+struct SlotRun {
+  uint32_t top = 0;
+  uint32_t lockset = 0;
+  EventIndex event = 0;
+  EventKind kind = EventKind::kUnspecified;
+};
+
+// A region's access e0 and the region's next access e2 to the same bytes (BindInUnit): what a
+// match with them records.
+struct UnitHead {
+  EventIndex e0 = 0;
+  EventIndex e2 = 0;
+  SiteId site0 = 0;
+  SiteId site2 = 0;
+  ThreadId thread = 0;
+  EventKind kind0 = EventKind::kUnspecified;
+  EventKind kind2 = EventKind::kUnspecified;
+  uint32_t mask = 0;  // patterns e0 and e2 fit
+  uint64_t key = 0;   // region << 32 | position of e0 in it: SearchPatternGroup's order
+};
+
+// The lock sets of a unit's window that the search's lock prefilter looks at (none: it does not
+// apply), and how many units of one thread and patterns had them.
+struct Prefilter {
+  std::array<uint32_t, kPrefilterLocksets> sets{};
+  size_t count = 0;
+};
+struct UnitGroup {
+  ThreadId thread = 0;
+  uint32_t mask = 0;
+  Prefilter prefilter;
+  uint64_t units = 0;
+};
+
+// A unit, with what classes that appear later need of its window: slots lo..hi, slot s meaning
+// "just before the thread's event s".
+struct Unit {
+  UnitHead head;
+  uint64_t begin0 = 0, end0 = 0, begin2 = 0, end2 = 0;
+  uint32_t lo = 0;
+  uint32_t hi = 0;
+  Prefilter prefilter;
+  std::vector<SlotRun> runs;  // top first
+};
+
+// The slots of a unit's window a class's locks allow: the highest (its event) and the lowest
+// (the event before it), or none.
+struct OpenSlots {
+  bool any = false;
+  uint32_t top = 0;
+  EventIndex top_event = 0;
+  EventKind top_kind = EventKind::kUnspecified;
+  uint32_t low = 0;
+  EventIndex below_low = 0;  // the thread's event at slot low - 1
+  EventKind below_low_kind = EventKind::kUnspecified;
+};
+
+// A unit against a class whose next member decides: if it fits the top slot, the witness is
+// `begin` (a member so far that fits it too) or else the next member; otherwise `last`, if it
+// fits a slot, or none.
+struct Pending {
+  UnitHead unit;
+  uint32_t cls = 0;
+  uint32_t mask = 0;
+  OpenSlots slots;
+  EventIndex begin = kNone;
+  EventIndex last = kNone;
+  uint64_t serial = 0;  // which pending this is (0: the entry is free)
+};
+
+// A pending of the class's thread to decide once that thread knows the unit thread's event at
+// the top slot: then no later member fits it. In a min-heap by top slot, per pair of threads.
+struct Waker {
+  uint32_t top = 0;
+  LocationId location = 0;
+  uint32_t pending = 0;
+  uint64_t serial = 0;
+  bool operator>(const Waker& o) const { return top > o.top; }
+};
+
+struct LocationState {
+  std::vector<UnitClass> classes;
+  FlatIdTable class_ids{8};
+  std::vector<uint32_t> bucket_locksets;  // by rank
+  // The units that classes appearing later may still complete, and the size of that list when
+  // it was last pruned of the others.
+  std::vector<Unit> units;
+  size_t units_pruned = 0;
+  std::vector<UnitGroup> unit_groups;  // every unit formed, for the candidate count
+  std::vector<Pending> pending;
+  std::vector<uint32_t> free_pending;  // entries of `pending` no longer in use
+  bool sealed = false;
+};
+
+// A region access that may start a unit, until the region's next access to its bytes.
+struct Waiting {
+  EventIndex event = 0;
+  uint32_t local = 0;
+  uint32_t position = 0;  // among the region's accesses
+  SiteId site = 0;
+  EventKind kind = EventKind::kUnspecified;
+  uint64_t begin = 0;
+  uint64_t end = 0;
+};
+
+struct ThreadState {
+  RegionId region = kNoRegion;
+  uint32_t first_local = 0;  // of the region's first event
+  uint32_t accesses = 0;     // the region's accesses so far
+  // Per event of the region: the locks held at it, the event, its kind.
+  std::vector<uint32_t> locksets;
+  std::vector<EventIndex> events;
+  std::vector<EventKind> kinds;
+  // The thread's clock after each of its region's events where it changed: (local, clock).
+  std::vector<std::pair<uint32_t, std::shared_ptr<const std::vector<uint32_t>>>> clocks;
+  std::unordered_map<LocationId, std::vector<Waiting>> waiting;
+  uint32_t version = 0;  // PorStep::version of its last event
+  uint64_t events_seen = 0;
+};
+
+// Where SearchPatternGroup meets a match: the unit, then the class's bucket and index.
+struct Key {
+  uint64_t unit = 0;
+  uint64_t cls = 0;
+  bool operator<(const Key& o) const { return unit != o.unit ? unit < o.unit : cls < o.cls; }
+};
+
+struct Witness {
+  std::array<EventIndex, 3> events{};
+  bool observed = false;
+  ThreadId moved_thread = 0;  // the moved event is events[1]
+  EventKind moved_kind = EventKind::kUnspecified;
+  ThreadId anchor_thread = 0;
+  EventIndex anchor = kNone;  // none: observed
+  EventKind anchor_kind = EventKind::kUnspecified;
+
+  EventIndex Last() const { return *std::max_element(events.begin(), events.end()); }
+  EventIndex Window() const { return Last() - *std::min_element(events.begin(), events.end()); }
+  bool BetterThan(const Witness& o) const {
+    return BetterWitness(observed, Last(), Window(), o.observed, o.Last(), o.Window());
+  }
+};
+
+// One site tuple of one pattern: its first match in the search order, its matches, and its best
+// witness (ties: the earlier one in the search order).
+struct TupleResult {
+  Key first;
+  uint64_t count = 0;
+  Witness best;
+  Key best_key;
+};
+
+struct SitesHash {
+  size_t operator()(const std::array<SiteId, 3>& s) const {
+    return std::hash<uint64_t>()((uint64_t{s[0]} << 40) ^ (uint64_t{s[1]} << 20) ^ s[2]);
+  }
+};
+
+}  // namespace
+
+bool IsUnitShaped(const Pattern& p) {
+  return p.size() == 3 && !p.adjacent && !p.unordered && p.variable[0] == p.variable[1] &&
+         p.variable[1] == p.variable[2] && p.thread[0] == p.thread[2] &&
+         p.thread[0] != p.thread[1] && p.region[0] == p.region[2] && p.region[0] != p.region[1];
+}
+
+struct UnitSearch::Impl {
+  Impl(const std::vector<const Pattern*>& group, const std::vector<LocationInfo>& infos,
+       HeldLocks* locks, uint32_t max_per_site)
+      : group_(group),
+        infos_(infos),
+        locks_(locks),
+        max_per_site_(max_per_site),
+        masks_(group),
+        some_plain_(group.front()->some_plain),
+        locations_(infos.size()),
+        results_(group.size()) {
+    // Pattern_search.cpp's PlanLocations for the one variable: a location fits if some pattern
+    // of the group finds there the writes and reads it has on it (two threads: classes of
+    // another thread are needed anyway).
+    for (const Pattern* p : group) {
+      bool write = false;
+      bool read = false;
+      for (AccessMatch m : p->access) {
+        write |= m == AccessMatch::kWrite;
+        read |= m == AccessMatch::kRead;
+      }
+      needs_.emplace_back(write, read);
+    }
+  }
+
+  bool Eligible(LocationId l) const {
+    const LocationInfo& info = infos_[l];
+    return std::any_of(needs_.begin(), needs_.end(), [&](const std::pair<bool, bool>& n) {
+      return (!n.first || info.written) && (!n.second || info.read);
+    });
+  }
+
+  ThreadState& Thread(ThreadId t) {
+    if (t >= threads_.size()) threads_.resize(t + 1);
+    return threads_[t];
+  }
+
+  void Visit(EventIndex i, const Event& e, LocationId l, uint32_t lockset, PorStep step,
+             RegionId region, bool last_of_bytes, const PorClocks& por) {
+    const uint32_t local = step.local;
+    ThreadState& ts = Thread(e.thread);
+    const bool new_clock = ts.events_seen == 0 || step.version != ts.version;
+    ts.version = step.version;
+    ++ts.events_seen;
+    if (new_clock) Wake(e.thread, *por.CurrentClock(e.thread));
+    if (region != ts.region) {
+      ts.region = region;
+      ts.first_local = local;
+      ts.accesses = 0;
+      ts.locksets.clear();
+      ts.events.clear();
+      ts.kinds.clear();
+      ts.clocks.clear();
+      // (a table that grew for a long region is not kept: clearing it would cost its size)
+      if (ts.waiting.bucket_count() > 64) {
+        ts.waiting = {};
+      } else if (!ts.waiting.empty()) {
+        ts.waiting.clear();
+      }
+    }
+    if (region != kNoRegion) {
+      ts.locksets.push_back(lockset);
+      ts.events.push_back(i);
+      ts.kinds.push_back(e.kind);
+      if (ts.clocks.empty() || new_clock) ts.clocks.emplace_back(local, por.CurrentClock(e.thread));
+    }
+    if (l == kNoLocation) return;
+    LocationState& s = locations_[l];
+    const LocationInfo& info = infos_[l];
+    bool created = false;
+    const uint32_t c = ClassOf(s, info, e, lockset, &created);
+    const std::vector<uint32_t>& clock = *por.CurrentClock(e.thread);
+    // What waited for this class's next member, and the units before its first.
+    if (!s.classes[c].pending.empty()) Settle(s, c, Member{i, local}, &clock);
+    if (created) TryUnits(s, c, i, clock);
+    UnitClass& C = s.classes[c];
+    C.members.push_back(Member{i, local});
+    if (C.members.size() >= 32 && C.members.size() >= 2 * C.compacted) Compact(C, por);
+    if (last_of_bytes) {
+      s.classes[c].complete = true;
+      Settle(s, c, Member{}, nullptr);
+    }
+    if (region == kNoRegion) return;
+
+    const uint32_t position = ts.accesses++;
+    const uint32_t size = std::max<uint32_t>(e.size, 1);
+    if (auto it = ts.waiting.find(l); it != ts.waiting.end()) {
+      std::vector<Waiting>& waiting = it->second;
+      size_t kept = 0;
+      for (size_t k = 0; k < waiting.size(); ++k) {
+        const Waiting& w = waiting[k];
+        if (info.single_range || (w.begin < e.addr + size && e.addr < w.end)) {
+          FormUnit(ts, s, w, i, e, local, por);
+        } else {
+          waiting[kept++] = w;
+        }
+      }
+      waiting.resize(kept);
+    }
+    if (masks_.Of(0, e.kind) != 0 && Eligible(l)) {
+      ts.waiting[l].push_back(Waiting{i, local, position, e.site, e.kind, e.addr, e.addr + size});
+    }
+  }
+
+  // Drops the members no unit formed later can take. A unit of thread A takes a member before
+  // its e0 only if it is not ordered before A's event at the window's top slot, nor (in place)
+  // before e0 itself; both know at least what A knew at its open region's start, or knows now. So
+  // the members ordered before that in every other thread go, but the last, which a unit may take
+  // when no member fits its top slot.
+  void Compact(UnitClass& c, const PorClocks& por) {
+    uint32_t least = ~0u;
+    for (ThreadId a = 0; a < por.thread_count(); ++a) {
+      if (a == c.thread) continue;
+      uint32_t known = por.LeastKnown(a, c.thread);
+      if (a < threads_.size() && !threads_[a].clocks.empty()) {
+        const std::vector<uint32_t>& start = *threads_[a].clocks.front().second;
+        known = std::min(known, c.thread < start.size() ? start[c.thread] : 0);
+      }
+      least = std::min(least, known);
+    }
+    const auto keep = std::lower_bound(c.members.begin(), c.members.end() - 1, least,
+                                       [](const Member& m, uint32_t k) { return m.local < k; });
+    c.members.erase(c.members.begin(), keep);
+    c.compacted = c.members.size();
+  }
+
+  uint32_t ClassOf(LocationState& s, const LocationInfo& info, const Event& e, uint32_t lockset,
+                   bool* created) {
+    const bool single = info.single_range;
+    const uint32_t size = std::max<uint32_t>(e.size, 1);
+    const uint64_t begin = single ? info.begin : e.addr;
+    const uint64_t end = single ? info.end : e.addr + size;
+    auto same = [&](uint32_t index) {
+      const UnitClass& c = s.classes[index];
+      return c.thread == e.thread && c.site == e.site && c.kind == e.kind && c.lockset == lockset &&
+             c.begin == begin && c.end == end;
+    };
+    const uint64_t hash =
+        AccessClassHash(e.thread, e.site, e.kind, lockset, single ? 0 : e.addr, single ? 0 : size);
+    const auto id =
+        s.class_ids.FindOrAdd(hash, static_cast<uint32_t>(s.classes.size()), same, created);
+    if (!*created) return id;
+    UnitClass c;
+    c.begin = begin;
+    c.end = end;
+    c.thread = e.thread;
+    c.site = e.site;
+    c.kind = e.kind;
+    c.lockset = lockset;
+    const auto rank = std::find(s.bucket_locksets.begin(), s.bucket_locksets.end(), lockset);
+    c.bucket = static_cast<uint32_t>(rank - s.bucket_locksets.begin());
+    if (rank == s.bucket_locksets.end()) s.bucket_locksets.push_back(lockset);
+    s.classes.push_back(std::move(c));
+    return id;
+  }
+
+  // Thread ts's clock entry for thread `b` at its event `local` (in its open region).
+  static uint32_t ClockAt(const ThreadState& ts, uint32_t local, ThreadId b) {
+    auto it = std::upper_bound(ts.clocks.begin(), ts.clocks.end(), local,
+                               [](uint32_t x, const auto& entry) { return x < entry.first; });
+    const std::vector<uint32_t>& clock = *std::prev(it)->second;
+    return b < clock.size() ? clock[b] : 0;
+  }
+
+  // The region's next access `i` (at `local`) to the bytes of waiting access `w`: a unit, tried
+  // against every class of the location so far and kept for the classes to come.
+  void FormUnit(const ThreadState& ts, LocationState& s, const Waiting& w, EventIndex i,
+                const Event& e, uint32_t local, const PorClocks& por) {
+    const uint32_t mask = masks_.Of(0, w.kind) & masks_.Of(2, e.kind);
+    if (mask == 0) return;
+    Unit u;
+    u.head = UnitHead{w.event, i,        w.site,
+                      e.site,  e.thread, w.kind,
+                      e.kind,  mask,     uint64_t{ts.region} << 32 | w.position};
+    u.begin0 = w.begin;
+    u.end0 = w.end;
+    u.begin2 = e.addr;
+    u.end2 = e.addr + std::max<uint32_t>(e.size, 1);
+    u.lo = w.local + 1;
+    u.hi = local;
+    auto slot = [&](uint32_t s) { return s - ts.first_local; };
+    if (u.hi - u.lo <= kPrefilterSlots) {
+      Prefilter& f = u.prefilter;
+      for (uint32_t s = u.lo; s <= u.hi; ++s) {
+        const uint32_t held = ts.locksets[slot(s)];
+        if (held == 0) {
+          f.count = 0;
+          break;
+        }
+        if (std::find(f.sets.begin(), f.sets.begin() + f.count, held) != f.sets.begin() + f.count)
+          continue;
+        if (f.count == kPrefilterLocksets) {
+          f.count = 0;
+          break;
+        }
+        f.sets[f.count++] = held;
+      }
+      std::sort(f.sets.begin(), f.sets.begin() + f.count);
+    }
+    for (uint32_t s = u.hi + 1; s-- > u.lo;) {
+      const uint32_t held = ts.locksets[slot(s)];
+      if (u.runs.empty() || u.runs.back().lockset != held)
+        u.runs.push_back(SlotRun{s, held, ts.events[slot(s)], ts.kinds[slot(s)]});
+    }
+    for (uint32_t c = 0; c < s.classes.size(); ++c) Resolve(ts, s, u, c, por);
+    auto group = std::find_if(s.unit_groups.begin(), s.unit_groups.end(), [&](const UnitGroup& g) {
+      return g.thread == u.head.thread && g.mask == mask &&
+             g.prefilter.count == u.prefilter.count &&
+             std::equal(g.prefilter.sets.begin(), g.prefilter.sets.begin() + g.prefilter.count,
+                        u.prefilter.sets.begin());
+    });
+    if (group == s.unit_groups.end())
+      group = s.unit_groups.insert(group, UnitGroup{u.head.thread, mask, u.prefilter, 0});
+    ++group->units;
+    s.units.push_back(std::move(u));
+    if (s.units.size() >= 16 && s.units.size() >= 2 * s.units_pruned) PruneUnits(s, por);
+  }
+
+  // Drops the units no class appearing later can complete: every thread's later events (a thread
+  // not started yet inherits its forker's) know the window's last slot, so a later access is
+  // ordered after every slot.
+  void PruneUnits(LocationState& s, const PorClocks& por) {
+    const std::vector<uint32_t> known = LeastKnown(por);
+    std::erase_if(s.units, [&](const Unit& u) { return known[u.head.thread] > u.hi; });
+    s.units_pruned = s.units.size();
+  }
+
+  // Per thread A: the least any other thread's later events know of A.
+  static std::vector<uint32_t> LeastKnown(const PorClocks& por) {
+    const uint32_t n = por.thread_count();
+    std::vector<uint32_t> least(n, ~0u);
+    for (ThreadId b = 0; b < n; ++b) {
+      for (ThreadId a = 0; a < n; ++a) {
+        if (a != b) least[a] = std::min(least[a], por.LeastKnown(b, a));
+      }
+    }
+    return least;
+  }
+
+  // Whether the search pairs a unit of these patterns and window with class c, as far as the
+  // lock prefilter of the window, the class's thread and its kind tell (pattern_search.cpp's
+  // BindUnitClass): the patterns it can complete, or 0.
+  uint32_t Pairs(ThreadId thread, uint32_t unit_mask, const Prefilter& prefilter,
+                 const UnitClass& c) {
+    if (c.thread == thread) return 0;
+    const uint32_t mask = unit_mask & masks_.Of(1, c.kind);
+    if (mask == 0) return 0;
+    if (prefilter.count > 0 &&
+        std::all_of(prefilter.sets.begin(), prefilter.sets.begin() + prefilter.count,
+                    [&](uint32_t held) { return locks_->Exclusive(held, c.lockset); }))
+      return 0;
+    return mask;
+  }
+
+  static bool Overlaps(const LocationInfo& info, const Unit& u, const UnitClass& c) {
+    return info.single_range ||
+           (c.begin < u.end0 && u.begin0 < c.end && c.begin < u.end2 && u.begin2 < c.end);
+  }
+
+  OpenSlots Open(const Unit& u, const UnitClass& c) {
+    OpenSlots o;
+    for (size_t r = 0; r < u.runs.size(); ++r) {
+      if (locks_->Exclusive(u.runs[r].lockset, c.lockset)) continue;
+      if (!o.any) {
+        o.any = true;
+        o.top = u.runs[r].top;
+        o.top_event = u.runs[r].event;
+        o.top_kind = u.runs[r].kind;
+      }
+      // The run's lowest slot is one above the next run's top (or the window's first).
+      if (r + 1 < u.runs.size()) {
+        o.low = u.runs[r + 1].top + 1;
+        o.below_low = u.runs[r + 1].event;
+        o.below_low_kind = u.runs[r + 1].kind;
+      } else {
+        o.low = u.lo;
+        o.below_low = u.head.e0;
+        o.below_low_kind = u.head.kind0;
+      }
+    }
+    return o;
+  }
+
+  // ResolveClass for unit `u` (just formed, its thread's region still open) and class `c`: what
+  // the members so far decide, and what waits for the next one.
+  void Resolve(const ThreadState& ts, LocationState& s, const Unit& u, uint32_t c,
+               const PorClocks& por) {
+    UnitClass& C = s.classes[c];
+    const uint32_t mask = Pairs(u.head.thread, u.head.mask, u.prefilter, C);
+    if (mask == 0) return;
+    ++candidates_;
+    if (!Overlaps(infos_[&s - locations_.data()], u, C)) return;
+    const std::vector<Member>& members = C.members;
+    // In place: the first member after e0, if it comes before e2.
+    const auto after = std::upper_bound(members.begin(), members.end(), u.head.e0,
+                                        [](EventIndex e, const Member& m) { return e < m.event; });
+    if (after != members.end() && after->event < u.head.e2) {
+      Witness w;
+      w.events = {u.head.e0, after->event, u.head.e2};
+      w.observed = true;
+      Record(s, u.head, c, mask, w);
+      return;
+    }
+    const OpenSlots open = Open(u, C);
+    if (!open.any) return;
+    // The members so far all precede e0. A member fits slot s unless it is ordered before the
+    // thread's event s-1: the last one fits the lowest open slot if any member fits any.
+    Pending p{u.head, c, mask, open, kNone, kNone};
+    if (!members.empty() && members.back().local >= ClockAt(ts, open.low - 1, C.thread))
+      p.last = members.back().event;
+    const uint32_t top_threshold = ClockAt(ts, open.top - 1, C.thread);
+    if (!members.empty() && members.back().local >= top_threshold) {
+      p.begin = std::lower_bound(members.begin(), members.end(), top_threshold,
+                                 [](const Member& m, uint32_t k) { return m.local < k; })
+                    ->event;
+    }
+    // A later member fits the top slot only if its thread does not know the slot's event yet.
+    if (!C.complete && !por.OrderedBeforeCurrent(u.head.thread, open.top, C.thread)) {
+      uint32_t at = static_cast<uint32_t>(s.pending.size());
+      p.serial = ++serial_;
+      if (s.free_pending.empty()) {
+        s.pending.push_back(p);
+      } else {
+        at = s.free_pending.back();
+        s.free_pending.pop_back();
+        s.pending[at] = p;
+      }
+      C.pending.push_back(at);
+      std::vector<Waker>& heap = Wakers(C.thread, u.head.thread);
+      heap.push_back(
+          Waker{open.top, static_cast<LocationId>(&s - locations_.data()), at, p.serial});
+      std::push_heap(heap.begin(), heap.end(), std::greater<>());
+      return;
+    }
+    Conclude(s, p, Member{}, nullptr);
+  }
+
+  // Pending `p` decided by the class's next member (`clock` its clock; none: there is none).
+  void Conclude(LocationState& s, const Pending& p, Member next,
+                const std::vector<uint32_t>* clock) {
+    const UnitHead& u = p.unit;
+    const UnitClass& C = s.classes[p.cls];
+    Witness w;
+    w.moved_thread = C.thread;
+    w.moved_kind = C.kind;
+    w.anchor_thread = u.thread;
+    const bool next_fits =
+        clock != nullptr && (u.thread < clock->size() ? (*clock)[u.thread] : 0) <= p.slots.top;
+    EventIndex x = kNone;
+    if (next_fits && p.begin == kNone) {
+      x = next.event;
+      w.anchor = p.slots.top_event;
+      w.anchor_kind = p.slots.top_kind;
+    } else if (next_fits || p.last != kNone) {
+      x = next_fits ? p.begin : p.last;
+      w.anchor = p.slots.below_low;
+      w.anchor_kind = p.slots.below_low_kind;
+    }
+    if (x == kNone) return;
+    w.events = {u.e0, x, u.e2};
+    Record(s, u, p.cls, p.mask, w);
+  }
+
+  void Settle(LocationState& s, uint32_t c, Member next, const std::vector<uint32_t>* clock) {
+    std::vector<uint32_t> waiting;
+    waiting.swap(s.classes[c].pending);
+    for (uint32_t p : waiting) {
+      Conclude(s, s.pending[p], next, clock);
+      s.pending[p].serial = 0;
+      s.free_pending.push_back(p);
+    }
+  }
+
+  std::vector<Waker>& Wakers(ThreadId b, ThreadId a) {
+    if (b >= wakers_.size()) wakers_.resize(b + 1);
+    return wakers_[b][a];
+  }
+
+  // Thread b's clock grew: the pendings of its classes whose top slot it now knows are decided
+  // (no later member of b fits them).
+  void Wake(ThreadId b, const std::vector<uint32_t>& clock) {
+    if (b >= wakers_.size()) return;
+    for (auto& [a, heap] : wakers_[b]) {
+      const uint32_t known = a < clock.size() ? clock[a] : 0;
+      while (!heap.empty() && heap.front().top < known) {
+        const Waker w = heap.front();
+        std::pop_heap(heap.begin(), heap.end(), std::greater<>());
+        heap.pop_back();
+        LocationState& s = locations_[w.location];
+        if (s.sealed || w.pending >= s.pending.size() || s.pending[w.pending].serial != w.serial)
+          continue;  // decided already
+        Pending& p = s.pending[w.pending];
+        std::vector<uint32_t>& list = s.classes[p.cls].pending;
+        list.erase(std::find(list.begin(), list.end(), w.pending));
+        Conclude(s, p, Member{}, nullptr);
+        p.serial = 0;
+        s.free_pending.push_back(w.pending);
+      }
+    }
+  }
+
+  // Class `c` just got its first member `x` (clock `clock`): the units formed before it.
+  void TryUnits(LocationState& s, uint32_t c, EventIndex x, const std::vector<uint32_t>& clock) {
+    const LocationInfo& info = infos_[&s - locations_.data()];
+    const UnitClass& C = s.classes[c];
+    for (const UnitGroup& g : s.unit_groups) {
+      if (Pairs(g.thread, g.mask, g.prefilter, C) != 0) candidates_ += g.units;
+    }
+    for (const Unit& u : s.units) {
+      const uint32_t mask = Pairs(u.head.thread, u.head.mask, u.prefilter, C);
+      if (mask == 0 || !Overlaps(info, u, C)) continue;
+      const OpenSlots open = Open(u, C);
+      if (!open.any || (u.head.thread < clock.size() ? clock[u.head.thread] : 0) > open.top)
+        continue;
+      Witness w;
+      w.events = {u.head.e0, x, u.head.e2};
+      w.moved_thread = C.thread;
+      w.moved_kind = C.kind;
+      w.anchor_thread = u.head.thread;
+      w.anchor = open.top_event;
+      w.anchor_kind = open.top_kind;
+      Record(s, u.head, c, mask, w);
+    }
+  }
+
+  void Record(const LocationState& s, const UnitHead& u, uint32_t c, uint32_t mask,
+              const Witness& w) {
+    const UnitClass& C = s.classes[c];
+    if (some_plain_ && !IsPlainAccess(u.kind0) && !IsPlainAccess(C.kind) && !IsPlainAccess(u.kind2))
+      return;
+    const Key key{u.key, uint64_t{C.bucket} << 32 | c};
+    const std::array<SiteId, 3> sites{u.site0, C.site, u.site2};
+    for (uint32_t bit = 0; mask != 0; ++bit, mask >>= 1) {
+      if (!(mask & 1)) continue;
+      auto [it, inserted] = results_[bit].try_emplace(sites);
+      TupleResult& r = it->second;
+      ++r.count;
+      if (inserted || key < r.first) r.first = key;
+      if (inserted || w.BetterThan(r.best) || (!r.best.BetterThan(w) && key < r.best_key)) {
+        r.best = w;
+        r.best_key = key;
+      }
+    }
+  }
+
+  void Seal(LocationId l) {
+    LocationState& s = locations_[l];
+    if (s.sealed) return;
+    s.sealed = true;
+    for (uint32_t c = 0; c < s.classes.size(); ++c) Settle(s, c, Member{}, nullptr);
+    s = LocationState{};
+    s.sealed = true;
+  }
+
+  std::vector<Finding> Finish(const std::vector<ThreadInfo>& threads, PatternSearchStats* stats) {
+    for (LocationId l = 0; l < locations_.size(); ++l) Seal(l);
+    std::vector<Finding> out;
+    for (uint32_t bit = 0; bit < group_.size(); ++bit) {
+      std::vector<std::pair<std::array<SiteId, 3>, TupleResult>> tuples(results_[bit].begin(),
+                                                                        results_[bit].end());
+      if (max_per_site_ > 0) {
+        // SearchPatternGroup's per-site bound: tuples in the order it meets them.
+        std::sort(tuples.begin(), tuples.end(),
+                  [](const auto& a, const auto& b) { return a.second.first < b.second.first; });
+        std::unordered_map<SiteId, uint32_t> shares;
+        size_t kept = 0;
+        for (auto& tuple : tuples) {
+          std::array<SiteId, 3> distinct = tuple.first;
+          std::sort(distinct.begin(), distinct.end());
+          const auto end = std::unique(distinct.begin(), distinct.end());
+          const bool room = std::all_of(distinct.begin(), end, [&](SiteId site) {
+            auto it = shares.find(site);
+            return it == shares.end() || it->second < max_per_site_;
+          });
+          if (!room) {
+            stats->capped += tuple.second.count;
+            continue;
+          }
+          for (auto site = distinct.begin(); site != end; ++site) ++shares[*site];
+          tuples[kept++] = std::move(tuple);
+        }
+        tuples.resize(kept);
+      }
+      for (const auto& [sites, r] : tuples) {
+        Finding f;
+        f.pattern = group_[bit]->name;
+        f.variant = group_[bit]->variant;
+        f.observed = r.best.observed;
+        f.events.assign(r.best.events.begin(), r.best.events.end());
+        f.witnesses = static_cast<uint32_t>(r.count);
+        if (r.best.observed) {
+          f.reason = kObservedReason;
+        } else {
+          const EventIndex x = r.best.events[1];
+          const bool before = r.best.anchor < x;
+          f.reason =
+              MoveClause(
+                  DescribeEvent(threads, r.best.moved_thread, r.best.moved_kind, x), before,
+                  DescribeEvent(threads, r.best.anchor_thread, r.best.anchor_kind, r.best.anchor)) +
+              kMovedReasonEnd;
+          f.overtaken.push_back(before ? r.best.anchor : x);
+        }
+        out.push_back(std::move(f));
+      }
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Finding& a, const Finding& b) { return a.events < b.events; });
+    stats->candidates += candidates_;
+    return out;
+  }
+
+  std::vector<const Pattern*> group_;
+  const std::vector<LocationInfo>& infos_;
+  HeldLocks* locks_;
+  uint32_t max_per_site_;
+  KindMasks masks_;
+  bool some_plain_;
+  std::vector<std::pair<bool, bool>> needs_;  // per pattern: (writes, reads) on the variable
+  std::vector<ThreadState> threads_;
+  std::vector<LocationState> locations_;
+  std::vector<std::unordered_map<std::array<SiteId, 3>, TupleResult, SitesHash>> results_;
+  uint64_t candidates_ = 0;
+  uint64_t serial_ = 0;                                                   // of the last pending
+  std::vector<std::unordered_map<ThreadId, std::vector<Waker>>> wakers_;  // [b][a]: min-heaps
+};
+
+UnitSearch::UnitSearch(const std::vector<const Pattern*>& group,
+                       const std::vector<LocationInfo>& infos, HeldLocks* locks,
+                       uint32_t max_per_site)
+    : impl_(std::make_unique<Impl>(group, infos, locks, max_per_site)) {}
+UnitSearch::~UnitSearch() = default;
+UnitSearch::UnitSearch(UnitSearch&&) noexcept = default;
+
+void UnitSearch::Visit(EventIndex i, const Event& e, LocationId l, uint32_t lockset, PorStep step,
+                       RegionId region, bool last_of_bytes, const PorClocks& por) {
+  impl_->Visit(i, e, l, lockset, step, region, last_of_bytes, por);
+}
+
+void UnitSearch::Seal(LocationId l) {
+  impl_->Seal(l);
+}
+
+std::vector<Finding> UnitSearch::Finish(const std::vector<ThreadInfo>& threads,
+                                        PatternSearchStats* stats) {
+  return impl_->Finish(threads, stats);
+}
+
+}  // namespace pecan

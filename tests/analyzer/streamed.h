@@ -1,0 +1,43 @@
+// Streamed: a worked example run through the streaming analysis too. Catch2 assertions: call
+// it inside a test case.
+#pragma once
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <unistd.h>
+
+#include "analyzer/analysis.h"
+#include "analyzer/analysis_trace.h"
+#include "analyzer/streaming_analysis.h"
+#include "same_findings.h"
+#include "trace_format/trace_writer.h"
+
+namespace pecan::test {
+
+// The streaming analysis of `trace` written to a .pecan file (`patterns` must stream), after
+// checking that it finds exactly what Analyze finds on the trace ReadTraceForAnalysis keeps, with
+// the same candidate count.
+inline std::vector<Finding> Streamed(const Trace& trace, const std::string& patterns) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("pecan-streamed-" + std::to_string(::getpid()) + ".pecan"))
+                               .string();
+  WriteTrace(path, trace);
+  AnalysisOptions analysis;
+  analysis.patterns = patterns;
+  analysis.threads = 1;
+  REQUIRE(Streams(analysis));
+  const Trace kept = ReadTraceForAnalysis(path, analysis, false, false);
+  AnalysisResult expected = Analyze(kept, analysis);
+  ToRecordedNumbers(kept, &expected.findings);
+  AnalysisResult got = AnalyzeStreaming(path, analysis);
+  std::filesystem::remove(path);
+  FinishFindings(trace, analysis, &got);
+  test::CheckSameFindings(got.findings, expected.findings);
+  CHECK(got.stats.candidates == expected.stats.candidates);
+  return got.findings;
+}
+
+}  // namespace pecan::test
