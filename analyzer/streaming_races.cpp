@@ -10,7 +10,7 @@
 #include <tuple>
 #include <unordered_map>
 
-#include "analyzer/access_class_hash.h"
+#include "analyzer/access_class_key.h"
 #include "analyzer/access_locations.h"
 #include "analyzer/flat_hash_map.h"
 #include "analyzer/held_locks.h"
@@ -408,27 +408,16 @@ class GroupSearch {
   uint32_t ClassOf(LocationId l, LocationState& s, const LocationInfo& info, const Event& e,
                    uint32_t lockset) {
     const bool single = info.single_range;
-    const uint32_t size = std::max<uint32_t>(e.size, 1);
-    const uint64_t begin = single ? info.begin : e.addr;
-    const uint64_t end = single ? info.end : e.addr + size;
-    auto same = [&](uint32_t index) {
-      const RaceClass& c = s.classes[index];
-      return c.thread == e.thread && c.site == e.site && c.kind == e.kind && c.lockset == lockset &&
-             c.begin == begin && c.end == end;
-    };
+    const AccessClassKey key = AccessClassKey::Of(e, lockset, info);
+    const uint64_t begin = key.begin;
+    const uint64_t end = key.end;
     bool inserted = false;
-    const uint64_t hash =
-        AccessClassHash(e.thread, e.site, e.kind, lockset, single ? 0 : e.addr, single ? 0 : size);
-    const auto id =
-        s.class_ids.FindOrAdd(hash, static_cast<uint32_t>(s.classes.size()), same, &inserted);
+    const auto id = s.class_ids.FindOrAdd(
+        key.Hash(), static_cast<uint32_t>(s.classes.size()),
+        [&](uint32_t index) { return key.Of(s.classes[index]); }, &inserted);
     if (!inserted) return id;
     RaceClass X;
-    X.thread = e.thread;
-    X.site = e.site;
-    X.kind = e.kind;
-    X.lockset = lockset;
-    X.begin = begin;
-    X.end = end;
+    key.Fill(&X);
     s.classes.push_back(std::move(X));
     auto add_partner = [&](uint32_t to, uint32_t partner) {
       uint32_t node = s.free_nodes;

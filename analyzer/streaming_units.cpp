@@ -9,7 +9,7 @@
 #include <functional>
 #include <unordered_map>
 
-#include "analyzer/access_class_hash.h"
+#include "analyzer/access_class_key.h"
 #include "analyzer/flat_hash_map.h"
 
 namespace pecan {
@@ -337,27 +337,13 @@ struct UnitSearch::Impl {
 
   uint32_t ClassOf(LocationState& s, const LocationInfo& info, const Event& e, uint32_t lockset,
                    bool* created) {
-    const bool single = info.single_range;
-    const uint32_t size = std::max<uint32_t>(e.size, 1);
-    const uint64_t begin = single ? info.begin : e.addr;
-    const uint64_t end = single ? info.end : e.addr + size;
-    auto same = [&](uint32_t index) {
-      const UnitClass& c = s.classes[index];
-      return c.thread == e.thread && c.site == e.site && c.kind == e.kind && c.lockset == lockset &&
-             c.begin == begin && c.end == end;
-    };
-    const uint64_t hash =
-        AccessClassHash(e.thread, e.site, e.kind, lockset, single ? 0 : e.addr, single ? 0 : size);
-    const auto id =
-        s.class_ids.FindOrAdd(hash, static_cast<uint32_t>(s.classes.size()), same, created);
+    const AccessClassKey key = AccessClassKey::Of(e, lockset, info);
+    const auto id = s.class_ids.FindOrAdd(
+        key.Hash(), static_cast<uint32_t>(s.classes.size()),
+        [&](uint32_t index) { return key.Of(s.classes[index]); }, created);
     if (!*created) return id;
     UnitClass c;
-    c.begin = begin;
-    c.end = end;
-    c.thread = e.thread;
-    c.site = e.site;
-    c.kind = e.kind;
-    c.lockset = lockset;
+    key.Fill(&c);
     const auto rank = std::find(s.bucket_locksets.begin(), s.bucket_locksets.end(), lockset);
     c.bucket = static_cast<uint32_t>(rank - s.bucket_locksets.begin());
     if (rank == s.bucket_locksets.end()) s.bucket_locksets.push_back(lockset);

@@ -1,0 +1,60 @@
+// The key of an access class (analysis_context.h's AccessClass) as the streaming searches keep
+// it: thread, site, kind, held lock addresses (a HeldLocks set) and bytes (the location's on a
+// single-range location, where every access covers them; the access's otherwise). The searches'
+// class records carry the same fields; their ids are found by hash in a FlatIdTable.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "analyzer/access_locations.h"
+#include "trace_format/trace.h"
+
+namespace pecan {
+
+struct AccessClassKey {
+  uint64_t begin = 0;  // the bytes every member accesses: [begin, end)
+  uint64_t end = 0;
+  ThreadId thread = 0;
+  SiteId site = 0;
+  EventKind kind = EventKind::kUnspecified;
+  uint32_t lockset = 0;
+
+  // The key of access `e`, made holding `lockset`, on a location `info` describes.
+  static AccessClassKey Of(const Event& e, uint32_t lockset, const LocationInfo& info) {
+    const bool single = info.single_range;
+    return AccessClassKey{single ? info.begin : e.addr,
+                          single ? info.end : e.addr + std::max<uint32_t>(e.size, 1),
+                          e.thread,
+                          e.site,
+                          e.kind,
+                          lockset};
+  }
+
+  uint64_t Hash() const {
+    uint64_t h = (uint64_t{thread} << 32 | site) * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t{lockset} << 8 | static_cast<uint8_t>(kind)) * 0xBF58476D1CE4E5B9ull;
+    h ^= (begin + 0x9E37 * end) * 0xD6E8FEB86659FD93ull;
+    return h ^ (h >> 31);
+  }
+
+  // Whether class record `c` (a struct with these fields) has this key.
+  template <typename Class>
+  bool Of(const Class& c) const {
+    return c.thread == thread && c.site == site && c.kind == kind && c.lockset == lockset &&
+           c.begin == begin && c.end == end;
+  }
+
+  // Sets the key's fields of a new class record.
+  template <typename Class>
+  void Fill(Class* c) const {
+    c->begin = begin;
+    c->end = end;
+    c->thread = thread;
+    c->site = site;
+    c->kind = kind;
+    c->lockset = lockset;
+  }
+};
+
+}  // namespace pecan
