@@ -152,10 +152,11 @@ struct ThreadState {
   RegionId region = kNoRegion;
   uint32_t first_local = 0;  // of the region's first event
   uint32_t accesses = 0;     // the region's accesses so far
-  // Per event of the region: the locks held at it, the event, its kind.
-  std::vector<uint32_t> locksets;
+  // Per event of the region: the event and its kind; and the runs of its events that hold one set
+  // of lock addresses: (local of the run's first event, the set).
   std::vector<EventIndex> events;
   std::vector<EventKind> kinds;
+  std::vector<std::pair<uint32_t, uint32_t>> lock_runs;
   // The thread's clock after each of its region's events where it changed: (local, clock).
   std::vector<std::pair<uint32_t, std::shared_ptr<const std::vector<uint32_t>>>> clocks;
   std::unordered_map<LocationId, std::vector<Waiting>> waiting;
@@ -258,7 +259,7 @@ struct UnitSearch::Impl {
       ts.region = region;
       ts.first_local = local;
       ts.accesses = 0;
-      ts.locksets.clear();
+      ts.lock_runs.clear();
       ts.events.clear();
       ts.kinds.clear();
       ts.clocks.clear();
@@ -270,7 +271,8 @@ struct UnitSearch::Impl {
       }
     }
     if (region != kNoRegion) {
-      ts.locksets.push_back(lockset);
+      if (ts.lock_runs.empty() || ts.lock_runs.back().second != lockset)
+        ts.lock_runs.emplace_back(local, lockset);
       ts.events.push_back(i);
       ts.kinds.push_back(e.kind);
       if (ts.clocks.empty() || new_clock) ts.clocks.emplace_back(local, por.CurrentClock(e.thread));
@@ -375,29 +377,33 @@ struct UnitSearch::Impl {
     u.end2 = e.addr + std::max<uint32_t>(e.size, 1);
     u.lo = w.local + 1;
     u.hi = local;
-    auto slot = [&](uint32_t s) { return s - ts.first_local; };
+    // The window's runs of equal locks, from the top.
+    auto run = std::upper_bound(ts.lock_runs.begin(), ts.lock_runs.end(), u.hi,
+                                [](uint32_t s, const auto& r) { return s < r.first; });
+    for (uint32_t top = u.hi;;) {
+      --run;
+      const uint32_t slot = top - ts.first_local;
+      u.runs.push_back(SlotRun{top, run->second, ts.events[slot], ts.kinds[slot]});
+      if (run->first <= u.lo) break;
+      top = run->first - 1;
+    }
     if (u.hi - u.lo <= kPrefilterSlots) {
       Prefilter& f = u.prefilter;
-      for (uint32_t s = u.lo; s <= u.hi; ++s) {
-        const uint32_t held = ts.locksets[slot(s)];
-        if (held == 0) {
+      for (const SlotRun& r : u.runs) {
+        if (r.lockset == 0) {
           f.count = 0;
           break;
         }
-        if (std::find(f.sets.begin(), f.sets.begin() + f.count, held) != f.sets.begin() + f.count)
+        if (std::find(f.sets.begin(), f.sets.begin() + f.count, r.lockset) !=
+            f.sets.begin() + f.count)
           continue;
         if (f.count == kPrefilterLocksets) {
           f.count = 0;
           break;
         }
-        f.sets[f.count++] = held;
+        f.sets[f.count++] = r.lockset;
       }
       std::sort(f.sets.begin(), f.sets.begin() + f.count);
-    }
-    for (uint32_t s = u.hi + 1; s-- > u.lo;) {
-      const uint32_t held = ts.locksets[slot(s)];
-      if (u.runs.empty() || u.runs.back().lockset != held)
-        u.runs.push_back(SlotRun{s, held, ts.events[slot(s)], ts.kinds[slot(s)]});
     }
     for (uint32_t c = 0; c < s.classes.size(); ++c) Resolve(ts, s, u, c, por);
     auto group = std::find_if(s.unit_groups.begin(), s.unit_groups.end(), [&](const UnitGroup& g) {
