@@ -8,6 +8,8 @@
 #include <memory>
 #include <numeric>
 
+#include "analyzer/flat_hash_map.h"
+#include "analyzer/held_locks.h"
 
 namespace pecan {
 namespace {
@@ -403,6 +405,21 @@ struct KeptAccesses::Impl {
   std::vector<EventIndex> last_accesses;
   std::vector<EventIndex> last_of_bytes;
   uint64_t all_locations = 0;
+  // TrackClasses: the locks held (for the classes' lock addresses), the classes seen per key,
+  // each key's last new class; after Decide, each kept location's.
+  struct SeenClass {
+    uint32_t key;
+    ThreadId thread;
+    SiteId site;
+    uint32_t lockset;
+    EventKind kind;
+  };
+  bool track_classes = false;
+  HeldLocks locks;
+  FlatIdTable class_ids;
+  std::vector<SeenClass> classes;
+  std::vector<EventIndex> new_class_by_key;
+  std::vector<EventIndex> last_new_classes;
   // The second pass: the allocation versions painted so far, as the first pass had them.
   AllocationVersions versions;
   uint64_t allocation_events = 0;
@@ -415,7 +432,34 @@ KeptAccesses::KeptAccesses(const LocationFilter& filter) : impl_(std::make_uniqu
 KeptAccesses::~KeptAccesses() = default;
 
 void KeptAccesses::Scan(EventIndex i, const Event& e) {
-  impl_->first.Add(i, e.thread, e.kind, e.addr, e.size);
+  Impl& s = *impl_;
+  const uint32_t key = s.first.Add(i, e.thread, e.kind, e.addr, e.size);
+  if (!s.track_classes) return;
+  if (key != AccessKeyer::kNoKey) {
+    const Impl::SeenClass seen{key, e.thread, e.site, s.locks.Current(e.thread), e.kind};
+    uint64_t h = (uint64_t{key} << 32 | seen.thread) * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t{seen.site} << 32 | seen.lockset) * 0xBF58476D1CE4E5B9ull;
+    h ^= static_cast<uint8_t>(seen.kind);
+    bool inserted = false;
+    s.class_ids.FindOrAdd(
+        h, static_cast<uint32_t>(s.classes.size()),
+        [&](uint32_t c) {
+          const Impl::SeenClass& x = s.classes[c];
+          return x.key == key && x.thread == seen.thread && x.site == seen.site &&
+                 x.lockset == seen.lockset && x.kind == seen.kind;
+        },
+        &inserted);
+    if (inserted) {
+      s.classes.push_back(seen);
+      if (key >= s.new_class_by_key.size()) s.new_class_by_key.resize(key + 1, 0);
+      s.new_class_by_key[key] = i;
+    }
+  }
+  s.locks.Visit(i, e);
+}
+
+void KeptAccesses::TrackClasses() {
+  impl_->track_classes = true;
 }
 
 void KeptAccesses::Decide() {
@@ -433,7 +477,25 @@ void KeptAccesses::Decide() {
     if (merged.location_of_key[k] != kNoLocation) impl_->last_of_bytes.push_back(keys[k].last);
   std::sort(impl_->last_of_bytes.begin(), impl_->last_of_bytes.end());
   impl_->all_locations = merged.all_locations;
+  if (impl_->track_classes) {
+    // A class of a location is one of a key of it (a key fixes the bytes): the last new one of
+    // its keys' is at or after its last new class.
+    impl_->last_new_classes.assign(merged.kept.size(), 0);
+    for (size_t k = 0; k < impl_->new_class_by_key.size(); ++k) {
+      const LocationId l = merged.location_of_key[k];
+      if (l != kNoLocation)
+        impl_->last_new_classes[l] =
+            std::max(impl_->last_new_classes[l], impl_->new_class_by_key[k]);
+    }
+    impl_->class_ids = FlatIdTable();
+    std::vector<Impl::SeenClass>().swap(impl_->classes);
+    std::vector<EventIndex>().swap(impl_->new_class_by_key);
+  }
   impl_->locations = std::move(merged.kept);
+}
+
+const std::vector<EventIndex>& KeptAccesses::LastNewClasses() const {
+  return impl_->last_new_classes;
 }
 
 bool KeptAccesses::Keeps(EventIndex i, const Event& e) {
@@ -454,12 +516,11 @@ LocationId KeptAccesses::Locate(EventIndex, const Event& e) {
   }
   if (!IsAccess(e.kind)) return kNoLocation;
   const uint32_t version = s.allocation_events == 0 ? 0 : s.versions.VersionAt(e.addr);
-  auto after = std::upper_bound(s.locations.begin(), s.locations.end(),
-                                std::make_pair(version, e.addr),
-                                [](const std::pair<uint32_t, uint64_t>& at, const LocationInfo& l) {
-                                  return at.first != l.version ? at.first < l.version
-                                                               : at.second < l.begin;
-                                });
+  auto after =
+      std::upper_bound(s.locations.begin(), s.locations.end(), std::make_pair(version, e.addr),
+                       [](const std::pair<uint32_t, uint64_t>& at, const LocationInfo& l) {
+                         return at.first != l.version ? at.first < l.version : at.second < l.begin;
+                       });
   if (after == s.locations.begin()) return kNoLocation;
   const LocationInfo& l = *std::prev(after);
   if (l.version != version || e.addr >= l.end) return kNoLocation;
@@ -489,7 +550,6 @@ const std::vector<EventIndex>& KeptAccesses::LastAccessesOfBytes() const {
 uint64_t KeptAccesses::AllLocations() const {
   return impl_->all_locations;
 }
-
 
 LocationTable::~LocationTable() = default;
 LocationTable::LocationTable(LocationTable&&) noexcept = default;

@@ -95,6 +95,9 @@ class KeptAccesses {
   KeptAccesses& operator=(const KeptAccesses&) = delete;
 
   void Scan(EventIndex i, const Event& e);
+  // Before the first Scan: also follow the access classes (thread, site, kind, lock addresses
+  // held, bytes) for LastNewClasses. Memory: one entry per distinct class and address key.
+  void TrackClasses();
   void Decide();
   bool Keeps(EventIndex i, const Event& e);
   // Instead of Keeps, for a reader that needs the location: the LocationId the table would give
@@ -112,7 +115,9 @@ class KeptAccesses {
   // (address and size) in their allocation version; no later access touches just those bytes.
   const std::vector<EventIndex>& LastAccessesOfBytes() const;
   uint64_t AllLocations() const;  // after Decide: every location, kept or not
-
+  // With TrackClasses, per kept location: an event at or after which no access makes a new access
+  // class of it (one of a thread, site, kind, set of lock addresses held and bytes not seen yet).
+  const std::vector<EventIndex>& LastNewClasses() const;
 
  private:
   struct Impl;

@@ -61,6 +61,9 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   const std::vector<Pattern> patterns = SelectPatterns(options.patterns);
   const bool deadlocks = SelectsDeadlocks(options.patterns);
   KeptAccesses kept(LocationFilterFor(options));
+  // The atomicity search keeps a unit for the access classes that appear after it: it needs to
+  // know when the last one did.
+  if (std::any_of(patterns.begin(), patterns.end(), IsUnitShaped)) kept.TrackClasses();
   SemaphoreCounts semaphores;
   uint64_t events = 0;
   uint32_t thread_count = 0;
@@ -101,7 +104,8 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
       if (races) {
         searches.emplace_back(part, infos.size(), &locks, options.max_per_site);
       } else {
-        unit_searches.emplace_back(part, infos, &locks, options.max_per_site);
+        unit_searches.emplace_back(part, infos, kept.LastNewClasses(), &locks,
+                                   options.max_per_site);
       }
     }
   }

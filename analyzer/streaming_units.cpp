@@ -212,9 +212,10 @@ bool IsUnitShaped(const Pattern& p) {
 
 struct UnitSearch::Impl {
   Impl(const std::vector<const Pattern*>& group, const std::vector<LocationInfo>& infos,
-       HeldLocks* locks, uint32_t max_per_site)
+       const std::vector<EventIndex>& last_new_classes, HeldLocks* locks, uint32_t max_per_site)
       : group_(group),
         infos_(infos),
+        last_new_classes_(last_new_classes),
         locks_(locks),
         max_per_site_(max_per_site),
         masks_(group),
@@ -286,6 +287,11 @@ struct UnitSearch::Impl {
     // What waited for this class's next member, and the units before its first.
     if (!s.classes[c].pending.empty()) Settle(s, c, Member{i, local}, &clock);
     if (created) TryUnits(s, c, i, clock);
+    // No class appears after this one: the units kept for them go.
+    if (!s.units.empty() && i >= last_new_classes_[l]) {
+      std::vector<Unit>().swap(s.units);
+      s.units_pruned = 0;
+    }
     UnitClass& C = s.classes[c];
     C.members.push_back(Member{i, local});
     if (C.members.size() >= 32 && C.members.size() >= 2 * C.compacted) Compact(C, por);
@@ -415,6 +421,7 @@ struct UnitSearch::Impl {
     if (group == s.unit_groups.end())
       group = s.unit_groups.insert(group, UnitGroup{u.head.thread, mask, u.prefilter, 0});
     ++group->units;
+    if (i >= last_new_classes_[&s - locations_.data()]) return;  // no class appears after e2
     s.units.push_back(std::move(u));
     if (s.units.size() >= 16 && s.units.size() >= 2 * s.units_pruned) PruneUnits(s, por);
   }
@@ -714,6 +721,7 @@ struct UnitSearch::Impl {
 
   std::vector<const Pattern*> group_;
   const std::vector<LocationInfo>& infos_;
+  const std::vector<EventIndex>& last_new_classes_;
   HeldLocks* locks_;
   uint32_t max_per_site_;
   KindMasks masks_;
@@ -728,9 +736,10 @@ struct UnitSearch::Impl {
 };
 
 UnitSearch::UnitSearch(const std::vector<const Pattern*>& group,
-                       const std::vector<LocationInfo>& infos, HeldLocks* locks,
+                       const std::vector<LocationInfo>& infos,
+                       const std::vector<EventIndex>& last_new_classes, HeldLocks* locks,
                        uint32_t max_per_site)
-    : impl_(std::make_unique<Impl>(group, infos, locks, max_per_site)) {}
+    : impl_(std::make_unique<Impl>(group, infos, last_new_classes, locks, max_per_site)) {}
 UnitSearch::~UnitSearch() = default;
 UnitSearch::UnitSearch(UnitSearch&&) noexcept = default;
 

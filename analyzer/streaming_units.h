@@ -8,7 +8,8 @@
 // region's second access e2 runs, each access class of another thread on the location is
 // resolved from its members so far, except for what only its next member can tell: whether a
 // member after e2 fits the window's highest slot its locks allow. That waits for the member (or
-// for the location's end); a class that appears after e2 is tried against the unit when it does.
+// for the location's end); a class that appears after e2 is tried against the unit when it does
+// (until the location's last new class, which the first pass finds: KeptAccesses::TrackClasses).
 // The order in which SearchPatternGroup meets the matches (region, position in the region, lock
 // bucket, class) is kept as a key, so ties between witnesses and hunt's per-site bound come out
 // the same.
@@ -35,8 +36,10 @@ bool IsUnitShaped(const Pattern& pattern);
 // One group (at most 32 patterns) of unit-shaped patterns, fed every event the analysis keeps.
 class UnitSearch {
  public:
+  // `last_new_classes`: KeptAccesses::LastNewClasses (after it no unit waits for new classes).
   UnitSearch(const std::vector<const Pattern*>& group, const std::vector<LocationInfo>& infos,
-             HeldLocks* locks, uint32_t max_per_site);
+             const std::vector<EventIndex>& last_new_classes, HeldLocks* locks,
+             uint32_t max_per_site);
   ~UnitSearch();
   UnitSearch(UnitSearch&&) noexcept;
 
