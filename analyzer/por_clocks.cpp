@@ -390,6 +390,32 @@ uint32_t PorClocks::LeastKnown(ThreadId t, ThreadId u) const {
   return known;
 }
 
+void PorClocks::KnowledgeOf(ThreadId u, std::vector<uint32_t>* out) const {
+  const Impl& s = *impl_;
+  auto add = [&](const MessageRef& m) {
+    out->push_back(std::max((*m.clock)[u], m.thread == u ? m.local + 1 : 0));
+  };
+  auto add_set = [&](const MessageSet& set) {
+    for (const MessageRef& m : set.Refs()) add(m);
+  };
+  for (ThreadId t = 0; t < s.n; ++t) {
+    out->push_back((*s.current[t])[u]);
+    if (s.fork_message[t]) add(*s.fork_message[t]);
+    if (s.release_fence[t]) add(*s.release_fence[t]);
+    add_set(s.unacquired_reads[t]);
+  }
+  for (const auto& [cv, records] : s.notifies)
+    for (const Impl::NotifyRecord& r : records.records) add(r.sender);
+  for (const auto& [barrier, state] : s.barriers) {
+    add_set(state.open_generation);
+    for (const MessageSet& set : state.closed) add_set(set);
+  }
+  for (const auto& [sem, state] : s.semaphores)
+    for (const MessageRef& m : state.posts) add(m);
+  for (const auto& [key, set] : s.hb_keys) add_set(set);
+  for (const auto& [addr, set] : s.release_sequences) add_set(set);
+}
+
 uint32_t PorClocks::thread_count() const {
   return impl_->n;
 }

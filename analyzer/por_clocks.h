@@ -68,6 +68,11 @@ class PorClocks {
   // current clock's, or for a thread not started yet, what the fork that starts it carries, if it
   // ran (else 0); ~0 for a thread whose last event ran.
   uint32_t LeastKnown(ThreadId t, ThreadId u) const;
+  // Every entry for thread u that a thread's clock can take from here on without u's later
+  // events: each thread's current one, and each one a message still held would bring (fork,
+  // notify, semaphore post, barrier generation, release store or fence, happens-before key).
+  // Appended to `out`, unsorted, with repeats.
+  void KnowledgeOf(ThreadId u, std::vector<uint32_t>* out) const;
 
   uint32_t thread_count() const;
   // With `record`: per thread, its clock versions flattened: entry [v * thread_count + u] is one

@@ -244,13 +244,17 @@ struct UnitSearch::Impl {
   }
 
   ThreadState& Thread(ThreadId t) {
-    if (t >= threads_.size()) threads_.resize(t + 1);
+    if (t >= threads_.size()) {
+      threads_.resize(t + 1);
+      knowledge_.resize(t + 1);
+    }
     return threads_[t];
   }
 
   void Visit(EventIndex i, const Event& e, LocationId l, uint32_t lockset, PorStep step,
              RegionId region, bool last_of_bytes, const PorClocks& por) {
     const uint32_t local = step.local;
+    ++fed_;
     ThreadState& ts = Thread(e.thread);
     const bool new_clock = ts.events_seen == 0 || step.version != ts.version;
     ts.version = step.version;
@@ -294,7 +298,7 @@ struct UnitSearch::Impl {
     }
     UnitClass& C = s.classes[c];
     C.members.push_back(Member{i, local});
-    if (C.members.size() >= 32 && C.members.size() >= 2 * C.compacted) Compact(C, por);
+    if (C.members.size() >= 8 && C.members.size() >= 2 * C.compacted) Compact(s, C, por);
     if (last_of_bytes) {
       s.classes[c].complete = true;
       Settle(s, c, Member{}, nullptr);
@@ -321,26 +325,54 @@ struct UnitSearch::Impl {
     }
   }
 
-  // Drops the members no unit formed later can take. A unit of thread A takes a member before
-  // its e0 only if it is not ordered before A's event at the window's top slot, nor (in place)
-  // before e0 itself; both know at least what A knew at its open region's start, or knows now. So
-  // the members ordered before that in every other thread go, but the last, which a unit may take
-  // when no member fits its top slot.
-  void Compact(UnitClass& c, const PorClocks& por) {
-    uint32_t least = ~0u;
-    for (ThreadId a = 0; a < por.thread_count(); ++a) {
-      if (a == c.thread) continue;
-      uint32_t known = por.LeastKnown(a, c.thread);
-      if (a < threads_.size() && !threads_[a].clocks.empty()) {
-        const std::vector<uint32_t>& start = *threads_[a].clocks.front().second;
-        known = std::min(known, c.thread < start.size() ? start[c.thread] : 0);
-      }
-      least = std::min(least, known);
+  // Drops the members no unit formed later can take. A unit of thread A takes a member x of
+  // class c before its e0 in place (the first after e0: e0 is waiting in A's open region), or as
+  // the first member not ordered before A's event at some slot (a threshold: that event's clock
+  // entry for c's thread), or as the last member. A's events from now on, and the slots of its
+  // open region, have entries that a clock holds now, that a message still held brings, or that
+  // c's thread sends later (above every member so far): so the members kept are the last, those
+  // after the oldest waiting e0, and the first at or above each such entry. The entries are
+  // refreshed every kKnowledgeRefresh events; members above c's thread's position at the refresh
+  // are all kept.
+  void Compact(LocationState& s, UnitClass& c, const PorClocks& por) {
+    const ThreadId b = c.thread;
+    const LocationId l = static_cast<LocationId>(&s - locations_.data());
+    Knowledge& k = knowledge_[b];
+    if (!k.valid || fed_ - k.at >= kKnowledgeRefresh) {
+      k.values.clear();
+      por.KnowledgeOf(b, &k.values);
+      std::sort(k.values.begin(), k.values.end());
+      k.values.erase(std::unique(k.values.begin(), k.values.end()), k.values.end());
+      k.valid = true;
+      k.at = fed_;
+      k.b_events = Thread(b).events_seen;
     }
-    const auto keep = std::lower_bound(c.members.begin(), c.members.end() - 1, least,
-                                       [](const Member& m, uint32_t k) { return m.local < k; });
-    c.members.erase(c.members.begin(), keep);
-    c.compacted = c.members.size();
+    std::vector<uint32_t> thresholds = k.values;
+    EventIndex oldest_waiting = kNone;
+    for (ThreadId a = 0; a < threads_.size(); ++a) {
+      if (a == b) continue;
+      const ThreadState& ts = threads_[a];
+      for (const auto& [local, clock] : ts.clocks)
+        thresholds.push_back(b < clock->size() ? (*clock)[b] : 0);
+      if (auto it = ts.waiting.find(l); it != ts.waiting.end()) {
+        for (const Waiting& w : it->second) oldest_waiting = std::min(oldest_waiting, w.event);
+      }
+    }
+    std::vector<bool> keep(c.members.size(), false);
+    keep.back() = true;
+    for (uint32_t v : thresholds) {
+      const auto first = std::lower_bound(c.members.begin(), c.members.end(), v,
+                                          [](const Member& m, uint32_t x) { return m.local < x; });
+      if (first != c.members.end()) keep[first - c.members.begin()] = true;
+    }
+    size_t kept = 0;
+    for (size_t m = 0; m < c.members.size(); ++m) {
+      const Member& x = c.members[m];
+      if (keep[m] || x.local >= k.b_events || (oldest_waiting != kNone && x.event > oldest_waiting))
+        c.members[kept++] = x;
+    }
+    c.members.resize(kept);
+    c.compacted = kept;
   }
 
   uint32_t ClassOf(LocationState& s, const LocationInfo& info, const Event& e, uint32_t lockset,
@@ -733,6 +765,17 @@ struct UnitSearch::Impl {
   uint64_t candidates_ = 0;
   uint64_t serial_ = 0;                                                   // of the last pending
   std::vector<std::unordered_map<ThreadId, std::vector<Waker>>> wakers_;  // [b][a]: min-heaps
+  // Per thread b: the clock entries for b that units may still ask (Compact), as of event `at`,
+  // when b had run `b_events` events.
+  struct Knowledge {
+    bool valid = false;
+    uint64_t at = 0;
+    uint32_t b_events = 0;
+    std::vector<uint32_t> values;
+  };
+  static constexpr uint64_t kKnowledgeRefresh = 1 << 16;
+  std::vector<Knowledge> knowledge_;
+  uint64_t fed_ = 0;  // events fed
 };
 
 UnitSearch::UnitSearch(const std::vector<const Pattern*>& group,

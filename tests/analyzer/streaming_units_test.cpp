@@ -194,3 +194,26 @@ TEST_CASE("the streaming search of atomic regions finds what Analyze finds",
                    << ", moved forward " << earlier << ", repeated " << repeated << ", capped "
                    << capped);
 }
+
+// B writes x many times (its class is compacted as it grows), releases a flag, writes x many
+// times more; A acquires the flag, then reads x twice in a critical section; B writes x once
+// more, never having seen A. The witness is B's first write after the release: the first A does
+// not know to precede its window. The search must still hold it though the release came after
+// what the compaction last learned of the threads' clocks.
+TEST_CASE("members a unit can take survive the compaction of a long class",
+          "[analysis][streaming_units]") {
+  testing::TraceBuilder b;
+  for (int n = 0; n < 40; ++n) b.Write(1, kX, 5);
+  b.AtomicStore(1, 0x600, MemoryOrder::kRelease, 9);
+  const EventIndex after_release = b.Write(1, kX, 5);
+  for (int n = 0; n < 39; ++n) b.Write(1, kX, 5);
+  b.AtomicLoad(0, 0x600, MemoryOrder::kAcquire, 8);
+  b.Lock(0, kL);
+  const EventIndex e0 = b.Read(0, kX, 1);
+  const EventIndex e2 = b.Read(0, kX, 2);
+  b.Unlock(0, kL);
+  b.Write(1, kX, 5);
+  const std::vector<Finding> found = test::Streamed(b.trace(), "atomicity");
+  REQUIRE(found.size() == 1);
+  CHECK(found[0].events == std::vector<EventIndex>{e0, after_release, e2});
+}
