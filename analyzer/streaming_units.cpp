@@ -27,13 +27,7 @@ struct Member {
 };
 
 // An access class (analysis_context.h) of one location, with its members so far.
-struct UnitClass {
-  uint64_t begin = 0;  // the bytes every member accesses: [begin, end)
-  uint64_t end = 0;
-  ThreadId thread = 0;
-  SiteId site = 0;
-  EventKind kind = EventKind::kUnspecified;
-  uint32_t lockset = 0;           // HeldLocks address set
+struct UnitClass : AccessClassKey {
   uint32_t bucket = 0;            // rank of its address set among the location's, by first class
   bool complete = false;          // no later access touches its bytes
   std::vector<Member> members;    // those a unit may still take (see Compact)
@@ -383,7 +377,7 @@ struct UnitSearch::Impl {
         [&](uint32_t index) { return key.Of(s.classes[index]); }, created);
     if (!*created) return id;
     UnitClass c;
-    key.Fill(&c);
+    static_cast<AccessClassKey&>(c) = key;
     const auto rank = std::find(s.bucket_locksets.begin(), s.bucket_locksets.end(), lockset);
     c.bucket = static_cast<uint32_t>(rank - s.bucket_locksets.begin());
     if (rank == s.bucket_locksets.end()) s.bucket_locksets.push_back(lockset);

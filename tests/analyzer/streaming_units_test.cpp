@@ -31,6 +31,15 @@ namespace {
 
 constexpr uint64_t kX = 0x100, kL = 0x900;
 
+// Thread 0 reads x twice in a critical section: the unit (e0, e2).
+std::pair<EventIndex, EventIndex> ReadsInCriticalSection(testing::TraceBuilder& b) {
+  b.Lock(0, kL);
+  const EventIndex e0 = b.Read(0, kX, 1);
+  const EventIndex e2 = b.Read(0, kX, 2);
+  b.Unlock(0, kL);
+  return {e0, e2};
+}
+
 // An interleaving (not necessarily a feasible one) of 2-4 threads that mostly access 1-3
 // variables in critical sections of 1-2 locks, several accesses each, and otherwise without
 // locks; sites depend on the thread's role and the variable, so classes collect many members.
@@ -92,10 +101,7 @@ TEST_CASE("a class whose next member fits the window is resolved when it arrives
   testing::TraceBuilder b;
   const EventIndex first = b.Write(1, kX, 5);
   b.Write(1, kX, 5);
-  b.Lock(0, kL);
-  const EventIndex e0 = b.Read(0, kX, 1);
-  const EventIndex e2 = b.Read(0, kX, 2);
-  b.Unlock(0, kL);
+  const auto [e0, e2] = ReadsInCriticalSection(b);
   b.Write(1, kX, 5);
   const std::vector<Finding> found = test::Streamed(b.trace(), "atomicity");
   REQUIRE(found.size() == 1);
@@ -111,10 +117,7 @@ TEST_CASE("a class whose next member comes too late keeps its latest member so f
   testing::TraceBuilder b;
   b.Write(1, kX, 5);
   const EventIndex latest = b.Write(1, kX, 5);
-  b.Lock(0, kL);
-  const EventIndex e0 = b.Read(0, kX, 1);
-  const EventIndex e2 = b.Read(0, kX, 2);
-  b.Unlock(0, kL);
+  const auto [e0, e2] = ReadsInCriticalSection(b);
   b.Notify(0, 0x700);
   b.Wait(1, 0x700);
   b.Write(1, kX, 5);
@@ -131,10 +134,7 @@ TEST_CASE("a class with no member before the window that fits takes its next mem
   b.Write(1, kX, 5);
   b.Notify(1, 0x700);
   b.Wait(0, 0x700);
-  b.Lock(0, kL);
-  const EventIndex e0 = b.Read(0, kX, 1);
-  const EventIndex e2 = b.Read(0, kX, 2);
-  b.Unlock(0, kL);
+  const auto [e0, e2] = ReadsInCriticalSection(b);
   const EventIndex next = b.Write(1, kX, 5);
   const std::vector<Finding> found = test::Streamed(b.trace(), "atomicity");
   REQUIRE(found.size() == 1);
@@ -208,10 +208,7 @@ TEST_CASE("members a unit can take survive the compaction of a long class",
   const EventIndex after_release = b.Write(1, kX, 5);
   for (int n = 0; n < 39; ++n) b.Write(1, kX, 5);
   b.AtomicLoad(0, 0x600, MemoryOrder::kAcquire, 8);
-  b.Lock(0, kL);
-  const EventIndex e0 = b.Read(0, kX, 1);
-  const EventIndex e2 = b.Read(0, kX, 2);
-  b.Unlock(0, kL);
+  const auto [e0, e2] = ReadsInCriticalSection(b);
   b.Write(1, kX, 5);
   const std::vector<Finding> found = test::Streamed(b.trace(), "atomicity");
   REQUIRE(found.size() == 1);
