@@ -60,22 +60,35 @@ void HeldLocks::Visit(EventIndex i, const Event& e) {
 
 uint32_t HeldLocks::Intern(const std::vector<Hold>& holds) {
   if (holds.empty()) return 0;
+  // The canonical key: write-mode addresses sorted, a separator, read-mode addresses sorted. Built
+  // in a reused buffer: a lock event allocates only when its set is new.
+  std::vector<uint64_t>& key = canonical_;
+  key.clear();
+  for (const Hold& h : holds)
+    if (!h.read_mode) key.push_back(h.lock);
+  const size_t exclusive = key.size();
+  std::sort(key.begin(), key.end());
+  key.push_back(~uint64_t{0});
+  for (const Hold& h : holds)
+    if (h.read_mode) key.push_back(h.lock);
+  std::sort(key.begin() + static_cast<std::ptrdiff_t>(exclusive) + 1, key.end());
+  if (auto found = by_content_.find(key); found != by_content_.end()) return found->second;
   LockAddressSet set;
-  for (const Hold& h : holds) (h.read_mode ? set.shared : set.exclusive).push_back(h.lock);
-  std::sort(set.exclusive.begin(), set.exclusive.end());
-  std::sort(set.shared.begin(), set.shared.end());
-  std::vector<uint64_t> canonical = set.exclusive;
-  canonical.push_back(~uint64_t{0});
-  canonical.insert(canonical.end(), set.shared.begin(), set.shared.end());
-  auto [it, fresh] =
-      by_content_.try_emplace(std::move(canonical), static_cast<uint32_t>(sets_.size()));
-  if (fresh) sets_.push_back(std::move(set));
-  return it->second;
+  set.exclusive.assign(key.begin(), key.begin() + static_cast<std::ptrdiff_t>(exclusive));
+  set.shared.assign(key.begin() + static_cast<std::ptrdiff_t>(exclusive) + 1, key.end());
+  const uint32_t id = static_cast<uint32_t>(sets_.size());
+  sets_.push_back(std::move(set));
+  by_content_.emplace(key, id);
+  return id;
 }
 
 bool HeldLocks::Exclusive(uint32_t a, uint32_t b) {
   if (a == 0 || b == 0) return false;
   if (a > b) std::swap(a, b);
+  // The first kDense sets (nearly every program's all) answer from a table: the searches ask for
+  // every unit and class.
+  uint8_t* dense = b < kDense ? &dense_[size_t{a} * kDense + b] : nullptr;
+  if (dense != nullptr && *dense != 0) return *dense == 2;
   const uint64_t key = uint64_t{a} << 32 | b;
   Recent& recent = recent_[(key * 0x9E3779B97F4A7C15ull) >> 56];
   if (recent.key == key) return recent.answer;
@@ -84,6 +97,7 @@ bool HeldLocks::Exclusive(uint32_t a, uint32_t b) {
                           ? it->second
                           : exclusive_.emplace(key, LocksExclude(sets_[a], sets_[b])).first->second;
   recent = Recent{key, answer};
+  if (dense != nullptr) *dense = answer ? 2 : 1;
   return answer;
 }
 

@@ -63,6 +63,7 @@ class HeldLocks {
   std::vector<uint32_t> current_;         // per thread: the id of its holds' address set
   std::vector<LockAddressSet> sets_{LockAddressSet{}};
   std::unordered_map<std::vector<uint64_t>, uint32_t, VectorHash> by_content_;
+  std::vector<uint64_t> canonical_;               // Intern's buffer
   std::unordered_map<uint64_t, bool> exclusive_;  // (a, b) -> answer
   // The latest answers by a hash of (a, b): most questions repeat the last few.
   struct Recent {
@@ -70,6 +71,9 @@ class HeldLocks {
     bool answer = false;
   };
   std::array<Recent, 256> recent_{};
+  // Answers for sets a <= b < kDense: 0 not asked yet, 1 no, 2 yes (64 KiB).
+  static constexpr uint32_t kDense = 256;
+  std::vector<uint8_t> dense_ = std::vector<uint8_t>(size_t{kDense} * kDense, 0);
 };
 
 }  // namespace pecan
