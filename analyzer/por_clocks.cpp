@@ -94,6 +94,7 @@ struct PorClocks::Impl {
   std::vector<std::vector<uint32_t>> clocks;  // TakeClocks()
   std::vector<std::pair<EventIndex, EventIndex>> sync_edges;
   std::vector<std::optional<MessageRef>> fork_message;
+  std::vector<ThreadId> forker;  // SetForkers: per thread, who forks it (kNoThread: unknown)
   std::vector<std::optional<MessageRef>> release_fence;
   std::vector<MessageSet> unacquired_reads;
 
@@ -386,8 +387,17 @@ uint32_t PorClocks::LeastKnown(ThreadId t, ThreadId u) const {
   if (s.events[t] == 0 && s.fork_message[t]) {
     const MessageRef& m = *s.fork_message[t];
     known = std::max(known, m.thread == u ? m.local + 1 : (*m.clock)[u]);
+  } else if (s.events[t] == 0 && t < s.forker.size() && s.forker[t] != kNoThread) {
+    // Its fork has not run: the forker's later event carries at least what the forker knows now
+    // (of itself: the events it ran so far). Forks precede the threads they start: no cycle.
+    const ThreadId f = s.forker[t];
+    known = std::max(known, f == u ? s.events[f] : LeastKnown(f, u));
   }
   return known;
+}
+
+void PorClocks::SetForkers(std::vector<ThreadId> forker) {
+  impl_->forker = std::move(forker);
 }
 
 void PorClocks::KnowledgeOf(ThreadId u, std::vector<uint32_t>* out) const {

@@ -34,6 +34,8 @@ class SemaphoreCounts {
   std::unordered_map<uint64_t, Counts> counts_;
 };
 
+inline constexpr ThreadId kNoThread = ~ThreadId{0};
+
 // Where an event stands in its thread: its position (0-based) and the clock version in force at
 // it (a thread's version grows only where an edge arrives that adds order).
 struct PorStep {
@@ -68,6 +70,9 @@ class PorClocks {
   // current clock's, or for a thread not started yet, what the fork that starts it carries, if it
   // ran (else 0); ~0 for a thread whose last event ran.
   uint32_t LeastKnown(ThreadId t, ThreadId u) const;
+  // Per thread, the thread whose FORK starts it (kNoThread: none in the trace), from a first pass:
+  // before that fork runs, LeastKnown takes what the forker knows as the child's least.
+  void SetForkers(std::vector<ThreadId> forker);
   // Every entry for thread u that a thread's clock can take from here on without u's later
   // events: each thread's current one, and each one a message still held would bring (fork,
   // notify, semaphore post, barrier generation, release store or fence, happens-before key).
