@@ -13,6 +13,7 @@
 #include "analyzer/held_locks.h"
 #include "analyzer/pattern_search.h"
 #include "analyzer/por_clocks.h"
+#include "analyzer/streaming_pairs.h"
 #include "analyzer/streaming_races.h"
 #include "analyzer/streaming_units.h"
 #include "trace_format/event_pass.h"
@@ -50,8 +51,8 @@ bool Streams(const AnalysisOptions& options) {
   // built-in (a user pattern's search has a work bound the streaming one does not count).
   return (deadlocks || !patterns.empty()) &&
          std::all_of(patterns.begin(), patterns.end(), [&](const Pattern& p) {
-           return IsRaceShaped(p) ||
-                  (IsUnitShaped(p) && p.builtin && options.regions == RegionMode::kLocks);
+           return IsRaceShaped(p) || ((IsUnitShaped(p) || IsPairShaped(p)) && p.builtin &&
+                                      options.regions == RegionMode::kLocks);
          });
 }
 
@@ -68,17 +69,24 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   uint64_t events = 0;
   uint32_t thread_count = 0;
   std::vector<EventIndex> final_event;  // per thread: its last event
+  std::vector<ThreadId> forker;         // per thread: who forks it
   {
     TraceReader reader(path, /*log_warnings=*/false);  // the second pass warns, once
-    events = ForEachEvent(reader, show_progress, "reading the trace (1 of 2: its locations)", 0,
-                          [&](EventIndex i, const Event& e) {
-                            kept.Scan(i, e);
-                            if (e.kind == EventKind::kSemPost || e.kind == EventKind::kSemWait)
-                              semaphores.Scan(e);
-                            if (e.thread >= final_event.size())
-                              final_event.resize(e.thread + 1, ~EventIndex{0});
-                            final_event[e.thread] = i;
-                          });
+    events = ForEachEvent(
+        reader, show_progress, "reading the trace (1 of 2: its locations)", 0,
+        [&](EventIndex i, const Event& e) {
+          kept.Scan(i, e);
+          if (e.kind == EventKind::kSemPost || e.kind == EventKind::kSemWait) semaphores.Scan(e);
+          // A fork before its child's first event (so forkers form no
+          // cycle, even in a damaged trace).
+          const bool started = e.addr < final_event.size() && final_event[e.addr] != ~EventIndex{0};
+          if (e.kind == EventKind::kFork && e.addr < (uint64_t{1} << 24) && !started) {
+            if (e.addr >= forker.size()) forker.resize(e.addr + 1, kNoThread);
+            if (forker[e.addr] == kNoThread) forker[e.addr] = e.thread;
+          }
+          if (e.thread >= final_event.size()) final_event.resize(e.thread + 1, ~EventIndex{0});
+          final_event[e.thread] = i;
+        });
     thread_count = std::max<uint32_t>(static_cast<uint32_t>(final_event.size()),
                                       static_cast<uint32_t>(reader.threads().size()));
   }
@@ -92,27 +100,37 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   HeldLocks locks;
   std::vector<RaceSearch> searches;
   std::vector<UnitSearch> unit_searches;
-  std::vector<std::pair<bool, size_t>> parts;  // (a unit search, its index), in group order
+  std::vector<std::vector<const Pattern*>> pair_groups;  // one search serves them all
+  enum class Shape { kRace, kUnit, kPair };
+  std::vector<std::pair<Shape, size_t>> parts;  // (its search's shape, its index), in group order
   constexpr size_t kMaxGroup = 32;
   for (const auto& group : groups) {
     for (size_t first = 0; first < group.size(); first += kMaxGroup) {
       const std::vector<const Pattern*> part(
           group.begin() + static_cast<std::ptrdiff_t>(first),
           group.begin() + static_cast<std::ptrdiff_t>(std::min(group.size(), first + kMaxGroup)));
-      const bool races = IsRaceShaped(*part.front());
-      parts.emplace_back(!races, races ? searches.size() : unit_searches.size());
-      if (races) {
+      if (IsRaceShaped(*part.front())) {
+        parts.emplace_back(Shape::kRace, searches.size());
         searches.emplace_back(part, infos.size(), &locks, options.max_per_site);
-      } else {
+      } else if (IsUnitShaped(*part.front())) {
+        parts.emplace_back(Shape::kUnit, unit_searches.size());
         unit_searches.emplace_back(part, infos, kept.LastNewClasses(), &locks,
                                    options.max_per_site);
+      } else {
+        parts.emplace_back(Shape::kPair, pair_groups.size());
+        pair_groups.push_back(part);
       }
     }
   }
+  std::vector<PairSearch> pair_searches;
+  if (!pair_groups.empty())
+    pair_searches.emplace_back(pair_groups, infos, &locks, options.max_per_site);
   RegionScopes regions(RegionMode::kLocks, thread_count);
   LockOrderGraph lock_order;
   std::vector<HeldLockAt> held;
   PorClocks por(thread_count, semaphores.Initial(), std::move(final_event), /*record=*/false);
+  forker.resize(thread_count, kNoThread);
+  por.SetForkers(std::move(forker));
 
   // Locations in the order their accesses end, and in the order their lives end: each is sealed
   // after its last access and retired after its last use (an access or a FREE).
@@ -135,7 +153,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   std::vector<uint32_t> thread_events(thread_count, 0);  // events of each thread fed so far
   std::vector<std::string> what;
   if (!searches.empty()) what.push_back("races");
-  if (!unit_searches.empty()) what.push_back("atomic regions");
+  if (!unit_searches.empty() || !pair_searches.empty()) what.push_back("atomic regions");
   if (deadlocks) what.push_back("deadlocks");
   std::string label = "analyzing (2 of 2: ";
   for (size_t k = 0; k < what.size(); ++k)
@@ -159,11 +177,13 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
           for (RaceSearch& search : searches)
             search.Access(i, e, l, infos[l], lockset, step.local, last, por);
         }
-        if (!unit_searches.empty()) {
+        if (!unit_searches.empty() || !pair_searches.empty()) {
           const RegionId region = regions.Visit(e.thread, e.kind, e.addr);
           const LocationId access = IsAccess(e.kind) ? l : kNoLocation;
           for (UnitSearch& search : unit_searches)
             search.Visit(i, e, access, lockset, step, region, last, por);
+          for (PairSearch& search : pair_searches)
+            search.Visit(i, e, access, lockset, step, region, por);
         }
         for (; next_free < frees.size() && frees[next_free].first < i; ++next_free) {
         }
@@ -176,6 +196,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
              ++next_sealed) {
           for (RaceSearch& search : searches) search.Seal(sealing[next_sealed]);
           for (UnitSearch& search : unit_searches) search.Seal(sealing[next_sealed]);
+          for (PairSearch& search : pair_searches) search.Seal(sealing[next_sealed]);
         }
         for (; next_retired < retiring.size() && last_uses[retiring[next_retired]] <= i;
              ++next_retired) {
@@ -188,9 +209,14 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   for (const LocationInfo& info : infos)
     result.stats.shared_locations += info.shared && info.written;
   PatternSearchStats stats;
-  for (const auto& [unit, index] : parts) {
-    std::vector<Finding> found = unit ? unit_searches[index].Finish(reader.threads(), &stats)
-                                      : searches[index].Finish(&stats);
+  std::vector<std::vector<Finding>> pair_findings;
+  if (!pair_searches.empty())
+    pair_findings = pair_searches.front().Finish(reader.threads(), &stats);
+  for (const auto& [shape, index] : parts) {
+    std::vector<Finding> found = shape == Shape::kRace ? searches[index].Finish(&stats)
+                                 : shape == Shape::kUnit
+                                     ? unit_searches[index].Finish(reader.threads(), &stats)
+                                     : std::move(pair_findings[index]);
     for (Finding& f : found) result.findings.push_back(std::move(f));
   }
   result.stats.candidates = stats.candidates;

@@ -55,8 +55,8 @@ bool IsPecanFile(const std::string& path) {
 }
 
 // A .pecan trace is analyzed without holding all its events (analyzer/analysis_trace.h): the
-// accesses no selected pattern can use are left out, and races, atomicity and deadlocks alone are
-// searched on the file. The PTG picture needs the analysis's own trace, so --ptg reads it.
+// accesses no selected pattern can use are left out, and the built-in patterns (under lock regions)
+// are searched on the file. The PTG picture needs the analysis's own trace, so --ptg reads it.
 AnalyzedFile LoadAndAnalyze(const std::string& path, const AnalysisOptions& analysis, bool ptg) {
   if (!IsPecanFile(path)) {
     AnalyzedFile out;
@@ -135,10 +135,10 @@ std::function<int()> SetupAnalyze(CLI::App& app) {
                  "deadlock (lock-order cycles), "
                  "all (default: all), and/or the path of a pattern file of your own "
                  "(see PATTERNS.md, in share/doc/pecan of an installed pecan and in analyzer/ "
-                 "of the source tree). race, atomicity and deadlock (any of them, under the "
-                 "default --regions locks) are searched on a .pecan file without holding its "
-                 "events, in memory bounded by the program's state: use them for traces too big "
-                 "for all")
+                 "of the source tree). The built-in families (under the default --regions locks) "
+                 "are searched on a .pecan file without holding its events, in memory bounded by "
+                 "the program's state; a pattern file of your own, or --regions functions, "
+                 "holds the trace's events")
       ->type_name("LIST|FILE");
   app.add_option("--regions", options->regions,
                  "What counts as an atomic region: locks (outermost critical sections and "

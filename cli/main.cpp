@@ -70,9 +70,9 @@ int main(int argc, char** argv) {
     // Exhaustion is said as such (exit status 3), never as a bad input: the input may be fine
     // and only too big for the bound.
     std::cerr << "pecan: error: " << OutOfMemoryText(e)
-              << "; try --max-memory with more (race, atomicity and deadlock patterns alone, "
-                 "--patterns race,atomicity,deadlock, are searched on a .pecan file without "
-                 "holding its events)\n";
+              << "; try --max-memory with more (the built-in patterns under --regions locks "
+                 "are searched on a .pecan file without holding its events; pattern files and "
+                 "--regions functions hold them)\n";
     status = 3;
   } catch (const std::exception& e) {
     std::cerr << "pecan: internal error: " << pecan::PrintableText(e.what()) << "\n";

@@ -17,6 +17,7 @@
 #include "analyzer/analysis_trace.h"
 #include "analyzer/streaming_analysis.h"
 #include "mutated_trace.h"
+#include "region_heavy_trace.h"
 #include "same_findings.h"
 #include "streamed.h"
 #include "tests/support/random_trace_generator.h"
@@ -38,57 +39,6 @@ std::pair<EventIndex, EventIndex> ReadsInCriticalSection(testing::TraceBuilder& 
   const EventIndex e2 = b.Read(0, kX, 2);
   b.Unlock(0, kL);
   return {e0, e2};
-}
-
-// An interleaving (not necessarily a feasible one) of 2-4 threads that mostly access 1-3
-// variables in critical sections of 1-2 locks, several accesses each, and otherwise without
-// locks; sites depend on the thread's role and the variable, so classes collect many members.
-// Release stores and acquire loads of a flag, and notifies and waits, order some of it.
-Trace RegionHeavy(uint64_t seed) {
-  std::mt19937_64 random(seed * 6151 + 3);
-  const ThreadId threads = static_cast<ThreadId>(2 + random() % 3);
-  const uint64_t variables = 1 + random() % 3;
-  const uint32_t roles = 1 + static_cast<uint32_t>(random() % 2);
-  testing::TraceBuilder b;
-  for (ThreadId t = 1; t < threads; ++t) b.Fork(0, t);
-  std::vector<std::vector<uint64_t>> held(threads);
-  const size_t events = 40 + random() % 80;
-  for (size_t n = 0; n < events; ++n) {
-    const ThreadId t = static_cast<ThreadId>(random() % threads);
-    const uint64_t var = kX + 8 * (random() % variables);
-    const auto site = static_cast<SiteId>(1 + (t % roles) * 16 + (var - kX) / 8 * 2);
-    const uint64_t roll = random() % 100;
-    std::vector<uint64_t>& locks = held[t];
-    if (roll < 12 && locks.size() < 2) {
-      const uint64_t lock = kL + 8 * (random() % 2);
-      if (std::find(locks.begin(), locks.end(), lock) == locks.end()) {
-        b.Lock(t, lock);
-        locks.push_back(lock);
-      }
-    } else if (roll < 22 && !locks.empty()) {
-      b.Unlock(t, locks.back());
-      locks.pop_back();
-    } else if (roll < 25) {
-      b.AtomicStore(t, 0x600, MemoryOrder::kRelease, 40);
-    } else if (roll < 28) {
-      b.AtomicLoad(t, 0x600, MemoryOrder::kAcquire, 41);
-    } else if (roll < 30) {
-      b.NotifyAll(t, 0x700);
-    } else if (roll < 32 && locks.empty()) {
-      b.Wait(t, 0x700);
-    } else if (roll < 66) {
-      b.Read(t, var, site);
-    } else {
-      b.Write(t, var, static_cast<SiteId>(site + 1));
-    }
-  }
-  for (ThreadId t = 0; t < threads; ++t) {
-    while (!held[t].empty()) {
-      b.Unlock(t, held[t].back());
-      held[t].pop_back();
-    }
-  }
-  return b.trace();
 }
 
 }  // namespace
@@ -160,7 +110,7 @@ TEST_CASE("the streaming search of atomic regions finds what Analyze finds",
   uint64_t findings = 0, observed = 0, later = 0, earlier = 0, repeated = 0, capped = 0;
   for (uint64_t seed = 1; seed <= 1000; ++seed) {
     // Odd seeds: the generator's traces (waits, atomics, nested locks); even: region-heavy ones.
-    const Trace base = seed % 2 == 1 ? generator.Generate(seed) : RegionHeavy(seed);
+    const Trace base = seed % 2 == 1 ? generator.Generate(seed) : test::RegionHeavy(seed);
     const Trace whole = test::Mutated(test::WithUnusedAccesses(base, seed), seed);
     WriteTrace(path, whole);
     AnalysisOptions analysis;

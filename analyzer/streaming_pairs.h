@@ -1,0 +1,61 @@
+// The search of the four-event shape — an access e0 of an atomic region, two accesses of one
+// region of another thread, the first region's access e3 to the other location: the two-location
+// atomic-set violations — in one pass over the events, without the trace in memory.
+//
+// It finds exactly what SearchPatternGroup finds for such a group on the trace
+// ReadTraceForAnalysis keeps (pattern_search.cpp: BindFirstInRegions, BindInUnit, ClassesOf's
+// region pairs, ResolveClass and CanReorder), with the same witnesses, witness counts, reasons and
+// candidate counts. A unit (e0, e3) is resolved against the pair classes of its location pair once
+// no thread's later events can fit its window: every other thread knows e3 (PorClocks::
+// LeastKnown), or neither location is accessed again, or the trace ends. Members of a pair class
+// are dropped once every thread knows their first event, since then no unit formed later can take
+// them. The order in which SearchPatternGroup meets the matches (unit, lock bucket, class, where a
+// class ranks by its first region pair) is kept, so ties between witnesses and hunt's per-site
+// bound come out the same.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "analyzer/access_locations.h"
+#include "analyzer/finding.h"
+#include "analyzer/held_locks.h"
+#include "analyzer/pattern.h"
+#include "analyzer/pattern_search.h"
+#include "analyzer/por_clocks.h"
+
+namespace pecan {
+
+// t1 t2 t2 t1 on two variables, each of which both threads access; the t1 events in one region,
+// the t2 events in another; neither adjacent nor unordered. The built-in two-location asv
+// patterns.
+bool IsPairShaped(const Pattern& pattern);
+
+// Groups (at most 32 patterns each) of pair-shaped patterns, searched with one enumeration of the
+// region pairs, fed every event the analysis keeps.
+class PairSearch {
+ public:
+  PairSearch(const std::vector<std::vector<const Pattern*>>& groups,
+             const std::vector<LocationInfo>& infos, HeldLocks* locks, uint32_t max_per_site);
+  ~PairSearch();
+  PairSearch(PairSearch&&) noexcept;
+
+  // Event `i`, after PorClocks::Visit (`step` is its answer) and before HeldLocks::Visit
+  // (`lockset` is HeldLocks::Current at it). `l`: its kept location if it is an access, else
+  // kNoLocation; `region`: RegionScopes::Visit's answer (RegionMode::kLocks).
+  void Visit(EventIndex i, const Event& e, LocationId l, uint32_t lockset, PorStep step,
+             RegionId region, const PorClocks& por);
+  // No later access touches location `l` (KeptAccesses::LastAccesses).
+  void Seal(LocationId l);
+  // Per group, its findings, in the recorded trace's numbers, without ids; `threads` names the
+  // threads in reasons. Adds to the stats' candidate and capped counts.
+  std::vector<std::vector<Finding>> Finish(const std::vector<ThreadInfo>& threads,
+                                           PatternSearchStats* stats);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace pecan
