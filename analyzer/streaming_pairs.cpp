@@ -126,12 +126,16 @@ struct Prefilter {
     return count == o.count && std::equal(sets.begin(), sets.begin() + count, o.sets.begin());
   }
 };
+// Units of one group, thread, patterns and prefilter pair with the same classes: those classes
+// (with the patterns each completes) are kept with the group, for the candidate count and so that
+// a unit looks only at them.
 struct UnitGroup {
   uint32_t group = 0;
   ThreadId thread = 0;
   uint32_t mask = 0;
   Prefilter prefilter;
   uint64_t units = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> classes;  // (class, patterns)
 };
 
 // A pair of kept locations, (that of x1, that of x2): its pair classes, and its units.
@@ -154,6 +158,7 @@ constexpr size_t kMaxGroups = 4;
 struct Facet {
   uint32_t place = 0;
   uint32_t mask = 0;
+  uint32_t unit_group = 0;  // its UnitGroup in the place
   std::vector<uint32_t> in_place;
 };
 
@@ -463,8 +468,11 @@ struct PairSearch::Impl {
       c.begin = {x1.begin, x2.begin};
       c.end = {x1.end, x2.end};
       c.first = order;
-      for (const UnitGroup& g : P.groups) {
-        if (Pairs(g.group, g.thread, g.mask, g.prefilter, c) != 0) candidates_ += g.units;
+      for (UnitGroup& g : P.groups) {
+        const uint32_t pairs = Pairs(g.group, g.thread, g.mask, g.prefilter, c);
+        if (pairs == 0) continue;
+        candidates_ += g.units;
+        g.classes.emplace_back(id, pairs);
       }
       P.classes.push_back(std::move(c));
     }
@@ -632,19 +640,23 @@ struct PairSearch::Impl {
       Facet& facet = u.facets[g];
       if (facet.mask == 0) continue;
       Place& P = places_[facet.place];
-      for (uint32_t c = 0; c < P.classes.size(); ++c) {
-        const uint32_t pairs = Pairs(g, u.thread, facet.mask, u.prefilter, P.classes[c]);
-        if (pairs == 0) continue;
-        ++candidates_;
-        if (InPlace(u, g, c, pairs)) facet.in_place.push_back(c);
-      }
       auto group = std::find_if(P.groups.begin(), P.groups.end(), [&](const UnitGroup& x) {
         return x.group == g && x.thread == u.thread && x.mask == facet.mask &&
                x.prefilter == u.prefilter;
       });
-      if (group == P.groups.end())
-        group = P.groups.insert(group, UnitGroup{g, u.thread, facet.mask, u.prefilter, 0});
+      if (group == P.groups.end()) {
+        group = P.groups.insert(group, UnitGroup{g, u.thread, facet.mask, u.prefilter, 0, {}});
+        for (uint32_t c = 0; c < P.classes.size(); ++c) {
+          const uint32_t pairs = Pairs(g, u.thread, facet.mask, u.prefilter, P.classes[c]);
+          if (pairs != 0) group->classes.emplace_back(c, pairs);
+        }
+      }
       ++group->units;
+      facet.unit_group = static_cast<uint32_t>(group - P.groups.begin());
+      candidates_ += group->classes.size();
+      for (const auto& [c, pairs] : group->classes) {
+        if (InPlace(u, g, c, pairs)) facet.in_place.push_back(c);
+      }
       P.units.emplace_back(at, u.serial);
       if (P.units.size() >= 16 && P.units.size() >= 2 * P.units_compacted) {
         std::erase_if(P.units, [&](const auto& k) {
@@ -683,11 +695,9 @@ struct PairSearch::Impl {
       const Facet& facet = u.facets[g];
       if (facet.mask == 0) continue;
       const Place& P = places_[facet.place];
-      for (uint32_t c = 0; c < P.classes.size(); ++c) {
-        if (std::find(facet.in_place.begin(), facet.in_place.end(), c) != facet.in_place.end())
-          continue;
-        const uint32_t mask = Pairs(g, u.thread, facet.mask, u.prefilter, P.classes[c]);
-        if (mask != 0) Resolve(u, g, c, mask);
+      for (const auto& [c, pairs] : P.groups[facet.unit_group].classes) {
+        if (std::find(facet.in_place.begin(), facet.in_place.end(), c) == facet.in_place.end())
+          Resolve(u, g, c, pairs);
       }
     }
     Recycle(std::move(u.record));
@@ -723,6 +733,7 @@ struct PairSearch::Impl {
     const uint32_t place = u.facets[g].place;
     const PairClass& C = places_[place].classes[c];
     const std::vector<PairMember>& members = C.members;
+    if (members.empty() || members.back().x1 <= u.e0) return false;
     for (auto it = std::upper_bound(members.begin(), members.end(), u.e0,
                                     [](EventIndex e, const PairMember&m) { return e < m.x1; });
          it != members.end() && it->x1 < u.e3; ++it) {
