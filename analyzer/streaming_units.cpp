@@ -64,11 +64,14 @@ struct Prefilter {
   std::array<uint32_t, kPrefilterLocksets> sets{};
   size_t count = 0;
 };
+// The units of one group also pair with the same classes: the group keeps them (with the
+// patterns each completes), grown as classes appear, so a unit looks only at those.
 struct UnitGroup {
   ThreadId thread = 0;
   uint32_t mask = 0;
   Prefilter prefilter;
   uint64_t units = 0;
+  std::vector<std::pair<uint32_t, uint32_t>> classes;  // (class, patterns)
 };
 
 // A unit, with what classes that appear later need of its window: slots lo..hi, slot s meaning
@@ -437,16 +440,22 @@ struct UnitSearch::Impl {
       }
       std::sort(f.sets.begin(), f.sets.begin() + f.count);
     }
-    for (uint32_t c = 0; c < s.classes.size(); ++c) Resolve(ts, s, u, c, por);
     auto group = std::find_if(s.unit_groups.begin(), s.unit_groups.end(), [&](const UnitGroup& g) {
       return g.thread == u.head.thread && g.mask == mask &&
              g.prefilter.count == u.prefilter.count &&
              std::equal(g.prefilter.sets.begin(), g.prefilter.sets.begin() + g.prefilter.count,
                         u.prefilter.sets.begin());
     });
-    if (group == s.unit_groups.end())
-      group = s.unit_groups.insert(group, UnitGroup{u.head.thread, mask, u.prefilter, 0});
+    if (group == s.unit_groups.end()) {
+      group = s.unit_groups.insert(group, UnitGroup{u.head.thread, mask, u.prefilter, 0, {}});
+      for (uint32_t c = 0; c < s.classes.size(); ++c) {
+        const uint32_t pairs = Pairs(u.head.thread, mask, u.prefilter, s.classes[c]);
+        if (pairs != 0) group->classes.emplace_back(c, pairs);
+      }
+    }
     ++group->units;
+    candidates_ += group->classes.size();
+    for (const auto& [c, pairs] : group->classes) Resolve(ts, s, u, c, pairs, por);
     if (i >= last_new_classes_[&s - locations_.data()]) return;  // no class appears after e2
     s.units.push_back(std::move(u));
     if (s.units.size() >= 16 && s.units.size() >= 2 * s.units_pruned) PruneUnits(s, por);
@@ -517,14 +526,12 @@ struct UnitSearch::Impl {
     return o;
   }
 
-  // ResolveClass for unit `u` (just formed, its thread's region still open) and class `c`: what
-  // the members so far decide, and what waits for the next one.
-  void Resolve(const ThreadState& ts, LocationState& s, const Unit& u, uint32_t c,
+  // ResolveClass for unit `u` (just formed, its thread's region still open) and class `c`, which
+  // pairs with it for patterns `mask`: what the members so far decide, and what waits for the
+  // next one.
+  void Resolve(const ThreadState& ts, LocationState& s, const Unit& u, uint32_t c, uint32_t mask,
                const PorClocks& por) {
     UnitClass& C = s.classes[c];
-    const uint32_t mask = Pairs(u.head.thread, u.head.mask, u.prefilter, C);
-    if (mask == 0) return;
-    ++candidates_;
     if (!Overlaps(infos_[&s - locations_.data()], u, C)) return;
     const std::vector<Member>& members = C.members;
     // In place: the first member after e0, if it comes before e2.
@@ -639,8 +646,11 @@ struct UnitSearch::Impl {
   void TryUnits(LocationState& s, uint32_t c, EventIndex x, const std::vector<uint32_t>& clock) {
     const LocationInfo& info = infos_[&s - locations_.data()];
     const UnitClass& C = s.classes[c];
-    for (const UnitGroup& g : s.unit_groups) {
-      if (Pairs(g.thread, g.mask, g.prefilter, C) != 0) candidates_ += g.units;
+    for (UnitGroup& g : s.unit_groups) {
+      const uint32_t pairs = Pairs(g.thread, g.mask, g.prefilter, C);
+      if (pairs == 0) continue;
+      candidates_ += g.units;
+      g.classes.emplace_back(c, pairs);
     }
     for (const Unit& u : s.units) {
       const uint32_t mask = Pairs(u.head.thread, u.head.mask, u.prefilter, C);
