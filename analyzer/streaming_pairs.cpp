@@ -15,6 +15,7 @@
 
 #include "analyzer/access_class_key.h"
 #include "analyzer/flat_hash_map.h"
+#include "analyzer/site_shares.h"
 
 namespace pecan {
 namespace {
@@ -960,24 +961,9 @@ struct PairSearch::Impl {
         // SearchPatternGroup's per-site bound: tuples in the order it meets them.
         std::sort(tuples.begin(), tuples.end(),
                   [](const Tuple& x, const Tuple& y) { return x.first < y.first; });
-        std::unordered_map<SiteId, uint32_t> shares;
-        size_t kept = 0;
-        for (Tuple& tuple : tuples) {
-          std::array<SiteId, 4> distinct = tuple.sites;
-          std::sort(distinct.begin(), distinct.end());
-          const auto end = std::unique(distinct.begin(), distinct.end());
-          const bool room = std::all_of(distinct.begin(), end, [&](SiteId site) {
-            auto it = shares.find(site);
-            return it == shares.end() || it->second < max_per_site_;
-          });
-          if (!room) {
-            stats->capped += tuple.result->count;
-            continue;
-          }
-          for (auto site = distinct.begin(); site != end; ++site) ++shares[*site];
-          tuples[kept++] = tuple;
-        }
-        tuples.resize(kept);
+        KeepWithinSiteShares(
+            &tuples, max_per_site_, [](const Tuple& t) { return t.sites; },
+            [](const Tuple& t) { return t.result->count; }, &stats->capped);
       }
       for (const Tuple& tuple : tuples) {
         const Witness& w = *tuple.best;

@@ -11,6 +11,7 @@
 
 #include "analyzer/access_class_key.h"
 #include "analyzer/flat_hash_map.h"
+#include "analyzer/site_shares.h"
 
 namespace pecan {
 namespace {
@@ -708,24 +709,9 @@ struct UnitSearch::Impl {
         // SearchPatternGroup's per-site bound: tuples in the order it meets them.
         std::sort(tuples.begin(), tuples.end(),
                   [](const auto& a, const auto& b) { return a.second.first < b.second.first; });
-        std::unordered_map<SiteId, uint32_t> shares;
-        size_t kept = 0;
-        for (auto& tuple : tuples) {
-          std::array<SiteId, 3> distinct = tuple.first;
-          std::sort(distinct.begin(), distinct.end());
-          const auto end = std::unique(distinct.begin(), distinct.end());
-          const bool room = std::all_of(distinct.begin(), end, [&](SiteId site) {
-            auto it = shares.find(site);
-            return it == shares.end() || it->second < max_per_site_;
-          });
-          if (!room) {
-            stats->capped += tuple.second.count;
-            continue;
-          }
-          for (auto site = distinct.begin(); site != end; ++site) ++shares[*site];
-          tuples[kept++] = std::move(tuple);
-        }
-        tuples.resize(kept);
+        KeepWithinSiteShares(
+            &tuples, max_per_site_, [](const auto& t) { return t.first; },
+            [](const auto& t) { return t.second.count; }, &stats->capped);
       }
       for (const auto& [sites, r] : tuples) {
         Finding f;

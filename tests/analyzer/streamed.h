@@ -17,26 +17,35 @@
 
 namespace pecan::test {
 
-// The streaming analysis of `trace` written to a .pecan file (`patterns` must stream), after
-// checking that it finds exactly what Analyze finds on the trace ReadTraceForAnalysis keeps, with
-// the same candidate count.
-inline std::vector<Finding> Streamed(const Trace& trace, const std::string& patterns) {
-  const std::string path = (std::filesystem::temp_directory_path() /
-                            ("pecan-streamed-" + std::to_string(::getpid()) + ".pecan"))
-                               .string();
-  WriteTrace(path, trace);
-  AnalysisOptions analysis;
-  analysis.patterns = patterns;
-  analysis.threads = 1;
+// The streaming analysis of `whole`, written to `path`, after checking that it finds exactly what
+// Analyze finds on the trace ReadTraceForAnalysis keeps (`analysis` must stream), with the same
+// candidate, capped and event counts. Findings carry their ids.
+inline AnalysisResult StreamedAgainstIndexed(const Trace& whole, const AnalysisOptions& analysis,
+                                             const std::string& path) {
+  WriteTrace(path, whole);
   REQUIRE(Streams(analysis));
   const Trace kept = ReadTraceForAnalysis(path, analysis, false, false);
   AnalysisResult expected = Analyze(kept, analysis);
   ToRecordedNumbers(kept, &expected.findings);
   AnalysisResult got = AnalyzeStreaming(path, analysis);
-  std::filesystem::remove(path);
-  FinishFindings(trace, analysis, &got);
+  FinishFindings(whole, analysis, &got);
   test::CheckSameFindings(got.findings, expected.findings);
   CHECK(got.stats.candidates == expected.stats.candidates);
+  CHECK(got.stats.capped == expected.stats.capped);
+  CHECK(got.stats.events == expected.stats.events);
+  return got;
+}
+
+// The streaming analysis of `trace` for `patterns` (which must stream), checked as above.
+inline std::vector<Finding> Streamed(const Trace& trace, const std::string& patterns) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("pecan-streamed-" + std::to_string(::getpid()) + ".pecan"))
+                               .string();
+  AnalysisOptions analysis;
+  analysis.patterns = patterns;
+  analysis.threads = 1;
+  AnalysisResult got = StreamedAgainstIndexed(trace, analysis, path);
+  std::filesystem::remove(path);
   return got.findings;
 }
 
