@@ -423,6 +423,14 @@ struct KeptAccesses::Impl {
   // The second pass: the allocation versions painted so far, as the first pass had them.
   AllocationVersions versions;
   uint64_t allocation_events = 0;
+  // Locate's recent answers by address: valid while no FREE or ALLOC ran since (the location of
+  // an address depends only on its allocation version).
+  struct Located {
+    uint64_t addr = ~uint64_t{0};
+    uint64_t allocation_events = 0;
+    LocationId location = kNoLocation;
+  };
+  std::vector<Located> located = std::vector<Located>(4096);
 };
 
 KeptAccesses::KeptAccesses(const LocationFilter& filter) : impl_(std::make_unique<Impl>()) {
@@ -515,16 +523,22 @@ LocationId KeptAccesses::Locate(EventIndex, const Event& e) {
     return kNoLocation;
   }
   if (!IsAccess(e.kind)) return kNoLocation;
+  Impl::Located& known = s.located[(e.addr * 0x9E3779B97F4A7C15ull) >> 52];
+  if (known.addr == e.addr && known.allocation_events == s.allocation_events) return known.location;
   const uint32_t version = s.allocation_events == 0 ? 0 : s.versions.VersionAt(e.addr);
   auto after =
       std::upper_bound(s.locations.begin(), s.locations.end(), std::make_pair(version, e.addr),
                        [](const std::pair<uint32_t, uint64_t>& at, const LocationInfo& l) {
                          return at.first != l.version ? at.first < l.version : at.second < l.begin;
                        });
-  if (after == s.locations.begin()) return kNoLocation;
-  const LocationInfo& l = *std::prev(after);
-  if (l.version != version || e.addr >= l.end) return kNoLocation;
-  return static_cast<LocationId>(std::prev(after) - s.locations.begin());
+  LocationId found = kNoLocation;
+  if (after != s.locations.begin()) {
+    const LocationInfo& l = *std::prev(after);
+    if (l.version == version && e.addr < l.end)
+      found = static_cast<LocationId>(std::prev(after) - s.locations.begin());
+  }
+  known = Impl::Located{e.addr, s.allocation_events, found};
+  return found;
 }
 
 const std::vector<LocationInfo>& KeptAccesses::Locations() const {
