@@ -16,6 +16,7 @@
 #include "analyzer/access_class_key.h"
 #include "analyzer/flat_hash_map.h"
 #include "analyzer/site_shares.h"
+#include "analyzer/window_prefilter.h"
 
 namespace pecan {
 namespace {
@@ -23,11 +24,8 @@ namespace {
 constexpr uint32_t kNoSlot = ~0u;
 constexpr size_t kNoMember = ~size_t{0};
 // pattern_search.cpp: a unit's second access, and a pair's, is at most this many region accesses
-// after its first; the lock prefilter looks at windows of at most this many slots (plus one) and
-// at most this many distinct sets of lock addresses.
+// after its first.
 constexpr uint32_t kMaxUnitScan = 128;
-constexpr uint64_t kPrefilterSlots = 64;
-constexpr size_t kPrefilterLocksets = 4;
 // Events between two looks for the units every thread knows, and between two refreshes of what
 // the threads may know of one (the compaction's thresholds).
 constexpr uint64_t kCloseEvery = 1024;
@@ -118,15 +116,8 @@ struct PairClass {
   uint32_t dead_below = 0;          // a pair whose x1 is below this no unit can take
 };
 
-// The lock sets of a unit's window that the search's lock prefilter looks at (none: it does not
-// apply), and how many units of one group, thread and patterns had them.
-struct Prefilter {
-  std::array<uint32_t, kPrefilterLocksets> sets{};
-  size_t count = 0;
-  bool operator==(const Prefilter& o) const {
-    return count == o.count && std::equal(sets.begin(), sets.begin() + count, o.sets.begin());
-  }
-};
+using Prefilter = WindowPrefilter;
+
 // Units of one group, thread, patterns and prefilter pair with the same classes: those classes
 // (with the patterns each completes) are kept with the group, for the candidate count and so that
 // a unit looks only at them.
@@ -424,11 +415,7 @@ struct PairSearch::Impl {
     const KindMasks& masks = groups_[g].masks;
     const uint32_t mask = unit_mask & masks.Of(1, c.kinds[0]) & masks.Of(2, c.kinds[1]);
     if (mask == 0) return 0;
-    if (prefilter.count > 0 &&
-        std::all_of(prefilter.sets.begin(), prefilter.sets.begin() + prefilter.count,
-                    [&](uint32_t held) { return locks_->Exclusive(held, c.locksets[0]); }))
-      return 0;
-    return mask;
+    return prefilter.Skips(c.locksets[0], *locks_) ? 0 : mask;
   }
 
   // A region pair (x1 earlier, x2 now) of thread `thread`: a member of its pair class.
@@ -611,24 +598,9 @@ struct PairSearch::Impl {
     u.end3 = e3.end;
     u.key = Order{uint64_t{ts.region} << 32 | e0.position, e3.position};
     u.record = ts.record;
-    if (u.hi - u.lo <= kPrefilterSlots) {
-      Prefilter& f = u.prefilter;
-      for (uint32_t s = u.lo; s <= u.hi; ++s) {
-        const uint32_t held = ts.record->LocksetAt(s);
-        if (held == 0) {
-          f.count = 0;
-          break;
-        }
-        if (std::find(f.sets.begin(), f.sets.begin() + f.count, held) != f.sets.begin() + f.count)
-          continue;
-        if (f.count == kPrefilterLocksets) {
-          f.count = 0;
-          break;
-        }
-        f.sets[f.count++] = held;
-      }
-      std::sort(f.sets.begin(), f.sets.begin() + f.count);
-    }
+    u.prefilter = WindowPrefilter::Of(u.lo, u.hi, u.hi - u.lo + 1, [&](size_t k) {
+      return ts.record->LocksetAt(u.lo + static_cast<uint32_t>(k));
+    });
     uint32_t at = static_cast<uint32_t>(units_.size());
     if (free_units_.empty()) {
       units_.emplace_back();

@@ -12,15 +12,12 @@
 #include "analyzer/access_class_key.h"
 #include "analyzer/flat_hash_map.h"
 #include "analyzer/site_shares.h"
+#include "analyzer/window_prefilter.h"
 
 namespace pecan {
 namespace {
 
 constexpr EventIndex kNone = ~EventIndex{0};
-// pattern_search.cpp's lock prefilter: windows of at most this many slots (plus one), at most
-// this many distinct sets of lock addresses.
-constexpr uint64_t kPrefilterSlots = 64;
-constexpr size_t kPrefilterLocksets = 4;
 
 struct Member {
   EventIndex event = 0;
@@ -59,12 +56,7 @@ struct UnitHead {
   uint64_t key = 0;   // region << 32 | position of e0 in it: SearchPatternGroup's order
 };
 
-// The lock sets of a unit's window that the search's lock prefilter looks at (none: it does not
-// apply), and how many units of one thread and patterns had them.
-struct Prefilter {
-  std::array<uint32_t, kPrefilterLocksets> sets{};
-  size_t count = 0;
-};
+using Prefilter = WindowPrefilter;
 // The units of one group also pair with the same classes: the group keeps them (with the
 // patterns each completes), grown as classes appear, so a unit looks only at those.
 struct UnitGroup {
@@ -423,29 +415,10 @@ struct UnitSearch::Impl {
       if (run->first <= u.lo) break;
       top = run->first - 1;
     }
-    if (u.hi - u.lo <= kPrefilterSlots) {
-      Prefilter& f = u.prefilter;
-      for (const SlotRun& r : u.runs) {
-        if (r.lockset == 0) {
-          f.count = 0;
-          break;
-        }
-        if (std::find(f.sets.begin(), f.sets.begin() + f.count, r.lockset) !=
-            f.sets.begin() + f.count)
-          continue;
-        if (f.count == kPrefilterLocksets) {
-          f.count = 0;
-          break;
-        }
-        f.sets[f.count++] = r.lockset;
-      }
-      std::sort(f.sets.begin(), f.sets.begin() + f.count);
-    }
+    u.prefilter =
+        WindowPrefilter::Of(u.lo, u.hi, u.runs.size(), [&](size_t r) { return u.runs[r].lockset; });
     auto group = std::find_if(s.unit_groups.begin(), s.unit_groups.end(), [&](const UnitGroup& g) {
-      return g.thread == u.head.thread && g.mask == mask &&
-             g.prefilter.count == u.prefilter.count &&
-             std::equal(g.prefilter.sets.begin(), g.prefilter.sets.begin() + g.prefilter.count,
-                        u.prefilter.sets.begin());
+      return g.thread == u.head.thread && g.mask == mask && g.prefilter == u.prefilter;
     });
     if (group == s.unit_groups.end()) {
       group = s.unit_groups.insert(group, UnitGroup{u.head.thread, mask, u.prefilter, 0, {}});
@@ -491,11 +464,7 @@ struct UnitSearch::Impl {
     if (c.thread == thread) return 0;
     const uint32_t mask = unit_mask & masks_.Of(1, c.kind);
     if (mask == 0) return 0;
-    if (prefilter.count > 0 &&
-        std::all_of(prefilter.sets.begin(), prefilter.sets.begin() + prefilter.count,
-                    [&](uint32_t held) { return locks_->Exclusive(held, c.lockset); }))
-      return 0;
-    return mask;
+    return prefilter.Skips(c.lockset, *locks_) ? 0 : mask;
   }
 
   static bool Overlaps(const LocationInfo& info, const Unit& u, const UnitClass& c) {

@@ -1,5 +1,6 @@
 // RegionHeavy: random interleavings whose critical sections hold several accesses to a few
-// shared variables, for the tests that hold the streaming searches of atomic regions to Analyze.
+// shared variables, and the random generator's settings, for the tests that hold the streaming
+// searches of atomic regions to Analyze.
 #pragma once
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "tests/support/random_trace_generator.h"
 #include "trace_builder.h"
 
 namespace pecan::test {
@@ -63,6 +65,22 @@ inline Trace RegionHeavy(uint64_t seed, size_t length = 0) {
     }
   }
   return b.trace();
+}
+
+// The random generator's settings of the property tests of those searches (the odd seeds; the
+// even ones are RegionHeavy): up to 4 threads, 3 variables and 3 locks nested up to 3 deep,
+// 30 to 70 events, atomics and read locks.
+inline RandomTraceOptions RegionSearchOptions() {
+  RandomTraceOptions options;
+  options.max_threads = 4;
+  options.min_events = 30;
+  options.max_events = 70;
+  options.max_variables = 3;
+  options.max_locks = 3;
+  options.max_lock_depth = 3;
+  options.atomics = true;
+  options.read_locks = true;
+  return options;
 }
 
 }  // namespace pecan::test

@@ -186,16 +186,7 @@ TEST_CASE("the compaction keeps a pair whose second access comes after a pending
 
 TEST_CASE("the streaming search of two-location atomic sets finds what Analyze finds",
           "[analysis][streaming_pairs]") {
-  test::RandomTraceOptions options;
-  options.max_threads = 4;
-  options.min_events = 30;
-  options.max_events = 70;
-  options.max_variables = 3;
-  options.max_locks = 3;
-  options.max_lock_depth = 3;
-  options.atomics = true;
-  options.read_locks = true;
-  const test::RandomTraceGenerator generator(options);
+  const test::RandomTraceGenerator generator(test::RegionSearchOptions());
   const std::string path = (std::filesystem::temp_directory_path() /
                             ("pecan-streaming-pairs-test-" + std::to_string(::getpid()) + ".pecan"))
                                .string();

@@ -91,16 +91,7 @@ TEST_CASE("a class with no member before the window that fits takes its next mem
 
 TEST_CASE("the streaming search of atomic regions finds what Analyze finds",
           "[analysis][streaming_units]") {
-  test::RandomTraceOptions options;
-  options.max_threads = 4;
-  options.min_events = 30;
-  options.max_events = 70;
-  options.max_variables = 3;
-  options.max_locks = 3;
-  options.max_lock_depth = 3;
-  options.atomics = true;
-  options.read_locks = true;
-  const test::RandomTraceGenerator generator(options);
+  const test::RandomTraceGenerator generator(test::RegionSearchOptions());
   const std::string path = (std::filesystem::temp_directory_path() /
                             ("pecan-streaming-units-test-" + std::to_string(::getpid()) + ".pecan"))
                                .string();
