@@ -27,9 +27,10 @@ Trace ReadTraceForAnalysis(const std::string& path, const AnalysisOptions& optio
 
 // The analysis of a .pecan file, with a trace that holds every event a report of its findings
 // reads; the findings' events are numbered in that trace (Trace::Origin gives the recorded
-// numbers). Races, atomicity and deadlocks alone (Streams) are searched on the file in memory bounded
-// by the program's state (streaming_analysis.h), and the trace is then only what the report reads
-// (report_trace.h); otherwise it is the trace ReadTraceForAnalysis keeps, and Analyze() runs on it.
+// numbers). The built-in patterns under lock regions (Streams) are searched on the file in memory
+// bounded by the program's state (streaming_analysis.h), and the trace is then only what the report
+// reads (report_trace.h); otherwise it is the trace ReadTraceForAnalysis keeps, and Analyze() runs
+// on it.
 struct AnalyzedFile {
   Trace trace;
   AnalysisResult result;
