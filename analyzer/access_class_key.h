@@ -31,6 +31,8 @@ struct AccessClassKey {
                           lockset};
   }
 
+  bool operator==(const AccessClassKey&) const = default;
+
   uint64_t Hash() const {
     uint64_t h = (uint64_t{thread} << 32 | site) * 0x9E3779B97F4A7C15ull;
     h ^= (uint64_t{lockset} << 8 | static_cast<uint8_t>(kind)) * 0xBF58476D1CE4E5B9ull;

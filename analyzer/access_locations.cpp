@@ -408,28 +408,61 @@ struct KeptAccesses::Impl {
   // TrackClasses: the locks held (for the classes' lock addresses), the classes seen per key,
   // each key's last new class; after Decide, each kept location's.
   struct SeenClass {
-    uint32_t key;
-    ThreadId thread;
-    SiteId site;
-    uint32_t lockset;
-    EventKind kind;
+    uint32_t key = 0;
+    ThreadId thread = 0;
+    SiteId site = 0;
+    uint32_t lockset = 0;
+    EventKind kind = EventKind::kUnspecified;
+    bool operator==(const SeenClass&) const = default;
+  };
+  struct SeenClassHash {
+    size_t operator()(const SeenClass& c) const {
+      uint64_t h = (uint64_t{c.key} << 32 | c.thread) * 0x9E3779B97F4A7C15ull;
+      h ^= (uint64_t{c.site} << 32 | c.lockset) * 0xBF58476D1CE4E5B9ull;
+      h ^= static_cast<uint8_t>(c.kind);
+      return MixHash(h);
+    }
   };
   bool track_classes = false;
   HeldLocks locks;
-  FlatIdTable class_ids;
-  std::vector<SeenClass> classes;
+  // The classes seen, in the table's slots (a lookup is one cache miss); the value is unused.
+  // Before it, some seen lately, by hash: most lookups end there, in a cache-sized array.
+  FlatHashMap<SeenClass, bool, SeenClassHash> classes;
+  std::vector<SeenClass> recent_classes = std::vector<SeenClass>(1024);
   std::vector<EventIndex> new_class_by_key;
   std::vector<EventIndex> last_new_classes;
   // The second pass: the allocation versions painted so far, as the first pass had them.
   AllocationVersions versions;
   uint64_t allocation_events = 0;
-  // Locate's recent answers by address: valid while no FREE or ALLOC ran since (the location of
-  // an address depends only on its allocation version).
+  // The bytes of the kept locations of every version, merged: [begin, end), sorted.
+  std::vector<std::pair<uint64_t, uint64_t>> kept_bytes;
+  // Locate's recent answers by address. The location of an address depends only on its
+  // allocation version: a FREE or ALLOC forgets the answers for its bytes, or all of them
+  // (`epoch`) for a block of over kForgetBytes. An address outside kept_bytes has its answer
+  // always (kAlways).
+  static constexpr uint64_t kAlways = ~uint64_t{0};
+  static constexpr uint64_t kForgetBytes = 4096;
   struct Located {
     uint64_t addr = ~uint64_t{0};
-    uint64_t allocation_events = 0;
+    uint64_t epoch = 0;
     LocationId location = kNoLocation;
   };
+  // The slot of an address: the bytes of one 8-byte word share one, and the words of a 32 KiB
+  // span have distinct ones (a block's bytes are forgotten slot by slot).
+  static size_t LocatedSlot(uint64_t addr) {
+    return ((addr >> 3) ^ ((addr >> 15) * 0x9E3779B97F4A7C15ull >> 52)) & 4095;
+  }
+  void Forget(uint64_t begin, uint64_t end) {
+    if (end - begin > kForgetBytes) {
+      ++epoch;
+      return;
+    }
+    for (uint64_t word = begin >> 3; word <= (end - 1) >> 3; ++word) {
+      Located& known = located[LocatedSlot(word << 3)];
+      if (known.addr >> 3 == word) known.addr = ~uint64_t{0};
+    }
+  }
+  uint64_t epoch = 0;
   std::vector<Located> located = std::vector<Located>(4096);
 };
 
@@ -443,22 +476,18 @@ void KeptAccesses::Scan(EventIndex i, const Event& e) {
   Impl& s = *impl_;
   const uint32_t key = s.first.Add(i, e.thread, e.kind, e.addr, e.size);
   if (!s.track_classes) return;
-  if (key != AccessKeyer::kNoKey) {
+  // Only the classes of a key accessed by two threads are followed: its first such access is a
+  // new class (the table has none of the key's yet), at or after every earlier access; a key one
+  // thread alone accesses has its last access as bound (Decide).
+  if (key != AccessKeyer::kNoKey && s.first.keys()[key].many_threads) {
     const Impl::SeenClass seen{key, e.thread, e.site, s.locks.Current(e.thread), e.kind};
-    uint64_t h = (uint64_t{key} << 32 | seen.thread) * 0x9E3779B97F4A7C15ull;
-    h ^= (uint64_t{seen.site} << 32 | seen.lockset) * 0xBF58476D1CE4E5B9ull;
-    h ^= static_cast<uint8_t>(seen.kind);
+    Impl::SeenClass& recent = s.recent_classes[Impl::SeenClassHash()(seen) >> 54];
     bool inserted = false;
-    s.class_ids.FindOrAdd(
-        h, static_cast<uint32_t>(s.classes.size()),
-        [&](uint32_t c) {
-          const Impl::SeenClass& x = s.classes[c];
-          return x.key == key && x.thread == seen.thread && x.site == seen.site &&
-                 x.lockset == seen.lockset && x.kind == seen.kind;
-        },
-        &inserted);
+    if (!(recent == seen)) {
+      s.classes.FindOrInsert(seen, true, &inserted);
+      recent = seen;
+    }
     if (inserted) {
-      s.classes.push_back(seen);
       if (key >= s.new_class_by_key.size()) s.new_class_by_key.resize(key + 1, 0);
       s.new_class_by_key[key] = i;
     }
@@ -487,19 +516,34 @@ void KeptAccesses::Decide() {
   impl_->all_locations = merged.all_locations;
   if (impl_->track_classes) {
     // A class of a location is one of a key of it (a key fixes the bytes): the last new one of
-    // its keys' is at or after its last new class.
+    // its keys' is at or after its last new class. A key one thread alone accessed was not
+    // followed (Scan): its last access stands for it.
     impl_->last_new_classes.assign(merged.kept.size(), 0);
-    for (size_t k = 0; k < impl_->new_class_by_key.size(); ++k) {
+    for (size_t k = 0; k < keys.size(); ++k) {
       const LocationId l = merged.location_of_key[k];
-      if (l != kNoLocation)
-        impl_->last_new_classes[l] =
-            std::max(impl_->last_new_classes[l], impl_->new_class_by_key[k]);
+      if (l == kNoLocation) continue;
+      const EventIndex last_new = !keys[k].many_threads                ? keys[k].last
+                                  : k < impl_->new_class_by_key.size() ? impl_->new_class_by_key[k]
+                                                                       : keys[k].last;
+      impl_->last_new_classes[l] = std::max(impl_->last_new_classes[l], last_new);
     }
-    impl_->class_ids = FlatIdTable();
-    std::vector<Impl::SeenClass>().swap(impl_->classes);
+    impl_->classes = decltype(impl_->classes)();
+    std::vector<Impl::SeenClass>().swap(impl_->recent_classes);
     std::vector<EventIndex>().swap(impl_->new_class_by_key);
   }
   impl_->locations = std::move(merged.kept);
+  std::vector<std::pair<uint64_t, uint64_t>>& bytes = impl_->kept_bytes;
+  for (const LocationInfo& l : impl_->locations) bytes.emplace_back(l.begin, l.end);
+  std::sort(bytes.begin(), bytes.end());
+  size_t merged_ranges = 0;
+  for (const auto& [begin, end] : bytes) {
+    if (merged_ranges > 0 && begin <= bytes[merged_ranges - 1].second) {
+      bytes[merged_ranges - 1].second = std::max(bytes[merged_ranges - 1].second, end);
+    } else {
+      bytes[merged_ranges++] = {begin, end};
+    }
+  }
+  bytes.resize(merged_ranges);
 }
 
 const std::vector<EventIndex>& KeptAccesses::LastNewClasses() const {
@@ -518,13 +562,22 @@ LocationId KeptAccesses::Locate(EventIndex, const Event& e) {
   Impl& s = *impl_;
   if (e.kind == EventKind::kFree || e.kind == EventKind::kAlloc) {  // as AccessKeyer::Add
     ++s.allocation_events;
-    s.versions.Paint(e.addr, e.addr + std::max<uint32_t>(e.size, 1),
-                     static_cast<uint32_t>(s.allocation_events));
+    const uint64_t end = e.addr + std::max<uint32_t>(e.size, 1);
+    s.versions.Paint(e.addr, end, static_cast<uint32_t>(s.allocation_events));
+    s.Forget(e.addr, end);
     return kNoLocation;
   }
   if (!IsAccess(e.kind)) return kNoLocation;
-  Impl::Located& known = s.located[(e.addr * 0x9E3779B97F4A7C15ull) >> 52];
-  if (known.addr == e.addr && known.allocation_events == s.allocation_events) return known.location;
+  Impl::Located& known = s.located[Impl::LocatedSlot(e.addr)];
+  if (known.addr == e.addr && (known.epoch == s.epoch || known.epoch == Impl::kAlways))
+    return known.location;
+  const auto bytes = std::upper_bound(
+      s.kept_bytes.begin(), s.kept_bytes.end(), e.addr,
+      [](uint64_t addr, const std::pair<uint64_t, uint64_t>& r) { return addr < r.first; });
+  if (bytes == s.kept_bytes.begin() || e.addr >= std::prev(bytes)->second) {
+    known = Impl::Located{e.addr, Impl::kAlways, kNoLocation};
+    return kNoLocation;
+  }
   const uint32_t version = s.allocation_events == 0 ? 0 : s.versions.VersionAt(e.addr);
   auto after =
       std::upper_bound(s.locations.begin(), s.locations.end(), std::make_pair(version, e.addr),
@@ -537,7 +590,7 @@ LocationId KeptAccesses::Locate(EventIndex, const Event& e) {
     if (l.version == version && e.addr < l.end)
       found = static_cast<LocationId>(std::prev(after) - s.locations.begin());
   }
-  known = Impl::Located{e.addr, s.allocation_events, found};
+  known = Impl::Located{e.addr, s.epoch, found};
   return found;
 }
 

@@ -6,6 +6,7 @@
 #include <numeric>
 #include <vector>
 
+#include "analyzer/access_class_ids.h"
 #include "analyzer/access_locations.h"
 #include "analyzer/atomic_regions.h"
 #include "analyzer/builtin_patterns.h"
@@ -125,6 +126,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   std::vector<PairSearch> pair_searches;
   if (!pair_groups.empty())
     pair_searches.emplace_back(pair_groups, infos, &locks, options.max_per_site);
+  AccessClassIds classes(infos.size());  // one class lookup per access, for every search
   RegionScopes regions(RegionMode::kLocks, thread_count);
   LockOrderGraph lock_order;
   std::vector<HeldLockAt> held;
@@ -170,20 +172,22 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
         ++thread_events[e.thread];
         const PorStep step = por.Visit(i, e);
         bool last = false;
+        AccessClassRef cls;
         if (l != kNoLocation) {
           last =
               next_last_of_bytes < last_of_bytes.size() && last_of_bytes[next_last_of_bytes] == i;
           next_last_of_bytes += last;
+          cls = classes.Of(l, e, lockset, infos[l]);
           for (RaceSearch& search : searches)
-            search.Access(i, e, l, infos[l], lockset, step.local, last, por);
+            search.Access(i, e, l, infos[l], cls, lockset, step.local, last, por);
         }
         if (!unit_searches.empty() || !pair_searches.empty()) {
           const RegionId region = regions.Visit(e.thread, e.kind, e.addr);
           const LocationId access = IsAccess(e.kind) ? l : kNoLocation;
           for (UnitSearch& search : unit_searches)
-            search.Visit(i, e, access, lockset, step, region, last, por);
+            search.Visit(i, e, access, cls, lockset, step, region, last, por);
           for (PairSearch& search : pair_searches)
-            search.Visit(i, e, access, lockset, step, region, por);
+            search.Visit(i, e, access, cls, lockset, step, region, por);
         }
         for (; next_free < frees.size() && frees[next_free].first < i; ++next_free) {
         }
@@ -197,6 +201,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
           for (RaceSearch& search : searches) search.Seal(sealing[next_sealed]);
           for (UnitSearch& search : unit_searches) search.Seal(sealing[next_sealed]);
           for (PairSearch& search : pair_searches) search.Seal(sealing[next_sealed]);
+          classes.Seal(sealing[next_sealed]);
         }
         for (; next_retired < retiring.size() && last_uses[retiring[next_retired]] <= i;
              ++next_retired) {

@@ -57,18 +57,33 @@ struct RegionRecord {
   std::vector<EventIndex> events;
   std::vector<EventKind> kinds;
   std::vector<uint32_t> locksets;
-  std::vector<std::pair<uint32_t, Clock>> clocks;  // (local, clock from it on)
+  std::vector<std::pair<uint32_t, uint32_t>> lock_runs;  // (first local, lock set) of each run
+  std::vector<std::pair<uint32_t, Clock>> clocks;        // (local, clock from it on)
 
   void Clear(uint32_t local) {
     first_local = local;
     events.clear();
     kinds.clear();
     locksets.clear();
+    lock_runs.clear();
     clocks.clear();
   }
   EventIndex EventAt(uint32_t local) const { return events[local - first_local]; }
   EventKind KindAt(uint32_t local) const { return kinds[local - first_local]; }
   uint32_t LocksetAt(uint32_t local) const { return locksets[local - first_local]; }
+  // The prefilter of the window of slots lo..hi (events of this region), from its lock runs.
+  WindowPrefilter PrefilterOf(uint32_t lo, uint32_t hi) const {
+    if (hi - lo > WindowPrefilter::kSlots) return WindowPrefilter{};
+    const auto first = std::prev(
+        std::upper_bound(lock_runs.begin(), lock_runs.end(), lo,
+                         [](uint32_t local, const auto& run) { return local < run.first; }));
+    const auto last =
+        std::upper_bound(first, lock_runs.end(), hi,
+                         [](uint32_t local, const auto& run) { return local < run.first; });
+    return WindowPrefilter::Of(lo, hi, static_cast<size_t>(last - first), [&](size_t k) {
+      return first[static_cast<std::ptrdiff_t>(k)].second;
+    });
+  }
   // The thread's clock entry for thread b at its event `local`: b's events before it in POR.
   uint32_t Knows(uint32_t local, ThreadId b) const {
     auto it = std::upper_bound(clocks.begin(), clocks.end(), local,
@@ -196,8 +211,6 @@ struct ThreadState {
 };
 
 struct LocationState {
-  std::vector<AccessClassKey> classes;
-  FlatIdTable class_ids{8};
   std::vector<uint32_t> places;
   uint32_t eligible = 0;  // bit 2g + v: group g's variable v (0: e0's, 1: e3's) fits here
   bool sealed = false;
@@ -326,8 +339,8 @@ struct PairSearch::Impl {
     return threads_[t];
   }
 
-  void Visit(EventIndex i, const Event& e, LocationId l, uint32_t lockset, PorStep step,
-             RegionId region, const PorClocks& por) {
+  void Visit(EventIndex i, const Event& e, LocationId l, const AccessClassRef& cls,
+             uint32_t lockset, PorStep step, RegionId region, const PorClocks& por) {
     ++fed_;
     now_ = i;
     ThreadState& ts = Thread(e.thread);
@@ -356,16 +369,18 @@ struct PairSearch::Impl {
     r.events.push_back(i);
     r.kinds.push_back(e.kind);
     r.locksets.push_back(lockset);
+    if (r.lock_runs.empty() || r.lock_runs.back().second != lockset)
+      r.lock_runs.emplace_back(step.local, lockset);
     if (r.clocks.empty() || new_clock)
       r.clocks.emplace_back(step.local, por.CurrentClock(e.thread));
     if (l == kNoLocation) return;
     const uint32_t position = ts.accesses++;  // every access counts towards kMaxUnitScan
     if (locations_[l].eligible == 0) return;
 
-    const AccessClassKey key = AccessClassKey::Of(e, lockset, infos_[l]);
-    const RecentAccess now{i,         step.local,      position,
-                           l,         ClassOf(l, key), lockset,
-                           e.site,    e.kind,          static_cast<uint32_t>(r.clocks.size() - 1),
+    const AccessClassKey& key = cls.key;
+    const RecentAccess now{i,         step.local, position,
+                           l,         cls.id,     lockset,
+                           e.site,    e.kind,     static_cast<uint32_t>(r.clocks.size() - 1),
                            key.begin, key.end};
     while (ts.recent_begin < ts.recent.size() &&
            position - ts.recent[ts.recent_begin].position > kMaxUnitScan)
@@ -382,16 +397,6 @@ struct PairSearch::Impl {
       FormUnit(ts, e.thread, earlier, now);
     }
     ts.recent.push_back(now);
-  }
-
-  uint32_t ClassOf(LocationId l, const AccessClassKey& key) {
-    LocationState& s = locations_[l];
-    bool created = false;
-    const uint32_t id = s.class_ids.FindOrAdd(
-        key.Hash(), static_cast<uint32_t>(s.classes.size()),
-        [&](uint32_t index) { return key.Of(s.classes[index]); }, &created);
-    if (created) s.classes.push_back(key);
-    return id;
   }
 
   uint32_t PlaceOf(LocationId first, LocationId second) {
@@ -598,9 +603,7 @@ struct PairSearch::Impl {
     u.end3 = e3.end;
     u.key = Order{uint64_t{ts.region} << 32 | e0.position, e3.position};
     u.record = ts.record;
-    u.prefilter = WindowPrefilter::Of(u.lo, u.hi, u.hi - u.lo + 1, [&](size_t k) {
-      return ts.record->LocksetAt(u.lo + static_cast<uint32_t>(k));
-    });
+    u.prefilter = ts.record->PrefilterOf(u.lo, u.hi);
     uint32_t at = static_cast<uint32_t>(units_.size());
     if (free_units_.empty()) {
       units_.emplace_back();
@@ -865,8 +868,6 @@ struct PairSearch::Impl {
     LocationState& s = locations_[l];
     if (s.sealed) return;
     s.sealed = true;
-    s.classes = {};
-    s.class_ids = FlatIdTable{8};
     for (uint32_t p : s.places) {
       Place& P = places_[p];
       if (P.released || !locations_[P.locations[0]].sealed || !locations_[P.locations[1]].sealed)
@@ -993,9 +994,9 @@ PairSearch::PairSearch(const std::vector<std::vector<const Pattern*>>& groups,
 PairSearch::~PairSearch() = default;
 PairSearch::PairSearch(PairSearch&&) noexcept = default;
 
-void PairSearch::Visit(EventIndex i, const Event& e, LocationId l, uint32_t lockset, PorStep step,
-                       RegionId region, const PorClocks& por) {
-  impl_->Visit(i, e, l, lockset, step, region, por);
+void PairSearch::Visit(EventIndex i, const Event& e, LocationId l, const AccessClassRef& cls,
+                       uint32_t lockset, PorStep step, RegionId region, const PorClocks& por) {
+  impl_->Visit(i, e, l, cls, lockset, step, region, por);
 }
 
 void PairSearch::Seal(LocationId l) {

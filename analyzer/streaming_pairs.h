@@ -18,6 +18,7 @@
 #include <memory>
 #include <vector>
 
+#include "analyzer/access_class_ids.h"
 #include "analyzer/access_locations.h"
 #include "analyzer/finding.h"
 #include "analyzer/held_locks.h"
@@ -43,9 +44,10 @@ class PairSearch {
 
   // Event `i`, after PorClocks::Visit (`step` is its answer) and before HeldLocks::Visit
   // (`lockset` is HeldLocks::Current at it). `l`: its kept location if it is an access, else
-  // kNoLocation; `region`: RegionScopes::Visit's answer (RegionMode::kLocks).
-  void Visit(EventIndex i, const Event& e, LocationId l, uint32_t lockset, PorStep step,
-             RegionId region, const PorClocks& por);
+  // kNoLocation; `cls`: then its access class (AccessClassIds); `region`: RegionScopes::Visit's
+  // answer (RegionMode::kLocks).
+  void Visit(EventIndex i, const Event& e, LocationId l, const AccessClassRef& cls,
+             uint32_t lockset, PorStep step, RegionId region, const PorClocks& por);
   // No later access touches location `l` (KeptAccesses::LastAccesses).
   void Seal(LocationId l);
   // Per group, its findings, in the recorded trace's numbers, without ids; `threads` names the

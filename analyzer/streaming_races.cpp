@@ -5,12 +5,12 @@
 
 #include <algorithm>
 #include <bit>
+#include <cassert>
 #include <map>
 #include <memory>
 #include <tuple>
 #include <unordered_map>
 
-#include "analyzer/access_class_key.h"
 #include "analyzer/access_locations.h"
 #include "analyzer/flat_hash_map.h"
 #include "analyzer/held_locks.h"
@@ -117,7 +117,6 @@ struct DoneRun {
 
 struct LocationState {
   std::vector<RaceClass> classes;
-  FlatIdTable class_ids{8};  // classes by key (the key is in the class)
   std::vector<FreeRecord> frees;
   EventIndex last = kNone;  // the last access
   ThreadId last_thread = 0;
@@ -191,7 +190,8 @@ class GroupSearch {
   // Access `i` of kept location `l`, which LocationInfo `info` describes. `lockset` and `step`
   // are the thread's held locks and POR position at it.
   void Access(EventIndex i, const Event& e, LocationId l, const LocationInfo& info,
-              uint32_t lockset, uint32_t local, bool last_of_bytes, const PorClocks& por) {
+              const AccessClassRef& cls, uint32_t lockset, uint32_t local, bool last_of_bytes,
+              const PorClocks& por) {
     HeldLocks& locks = *locks_;
     LocationState& s = locations_[l];
     const bool single = info.single_range;
@@ -208,7 +208,7 @@ class GroupSearch {
         }
       }
     }
-    const uint32_t b_class = ClassOf(l, s, info, e, lockset);
+    const uint32_t b_class = ClassOf(s, info, cls);
     RaceClass& B = s.classes[b_class];
     // Pairs (A, B) not resolved yet: the latest a of A is the least ordered before this b.
     for (uint32_t* link = &B.partners; *link != kNil;) {
@@ -309,7 +309,6 @@ class GroupSearch {
     std::vector<PairResult>().swap(s.pairs);
     std::vector<PartnerNode>().swap(s.partner_nodes);
     s.free_nodes = kNil;
-    s.class_ids = FlatIdTable{8};
     s.small_by_begin.reset();
     std::vector<std::multimap<uint64_t, uint32_t>>().swap(s.by_begin);
     for (RaceClass& c : s.classes) c.partners = kNil;
@@ -404,20 +403,17 @@ class GroupSearch {
     s.observed.push_back(ObservedEntry{first_site, second_site, mask, a, b, 1});
   }
 
-  // The class of access e, created (and paired with the location's classes) on first use.
-  uint32_t ClassOf(LocationId l, LocationState& s, const LocationInfo& info, const Event& e,
-                   uint32_t lockset) {
+  // The record of class `cls`, created (and paired with the location's classes) on its first
+  // access: the search sees every access, so the class's number is its record's index.
+  uint32_t ClassOf(LocationState& s, const LocationInfo& info, const AccessClassRef& cls) {
+    const uint32_t id = cls.id;
+    if (!cls.created) return id;
+    assert(id == s.classes.size());
     const bool single = info.single_range;
-    const AccessClassKey key = AccessClassKey::Of(e, lockset, info);
-    const uint64_t begin = key.begin;
-    const uint64_t end = key.end;
-    bool inserted = false;
-    const auto id = s.class_ids.FindOrAdd(
-        key.Hash(), static_cast<uint32_t>(s.classes.size()),
-        [&](uint32_t index) { return key.Of(s.classes[index]); }, &inserted);
-    if (!inserted) return id;
+    const uint64_t begin = cls.key.begin;
+    const uint64_t end = cls.key.end;
     RaceClass X;
-    key.Fill(&X);
+    cls.key.Fill(&X);
     s.classes.push_back(std::move(X));
     auto add_partner = [&](uint32_t to, uint32_t partner) {
       uint32_t node = s.free_nodes;
@@ -539,9 +535,9 @@ RaceSearch::~RaceSearch() = default;
 RaceSearch::RaceSearch(RaceSearch&&) noexcept = default;
 
 void RaceSearch::Access(EventIndex i, const Event& e, LocationId l, const LocationInfo& info,
-                        uint32_t lockset, uint32_t local, bool last_of_bytes,
-                        const PorClocks& por) {
-  impl_->Access(i, e, l, info, lockset, local, last_of_bytes, por);
+                        const AccessClassRef& cls, uint32_t lockset, uint32_t local,
+                        bool last_of_bytes, const PorClocks& por) {
+  impl_->Access(i, e, l, info, cls, lockset, local, last_of_bytes, por);
 }
 
 void RaceSearch::Free(EventIndex i, const Event& e, LocationId l, uint32_t lockset, uint32_t local,

@@ -16,6 +16,7 @@
 #include <memory>
 #include <vector>
 
+#include "analyzer/access_class_ids.h"
 #include "analyzer/access_locations.h"
 #include "analyzer/finding.h"
 #include "analyzer/held_locks.h"
@@ -38,12 +39,14 @@ class RaceSearch {
   ~RaceSearch();
   RaceSearch(RaceSearch&&) noexcept;
 
-  // Access `i` of kept location `l`, which `info` describes; `lockset` (HeldLocks::Current) and
+  // Access `i` of kept location `l`, which `info` describes; `cls` its access class
+  // (AccessClassIds, fed every access of the location); `lockset` (HeldLocks::Current) and
   // `local` (PorStep::local) are its thread's held locks and POR position at it, after
   // `por` was fed it; `last_of_bytes`: no later access touches just its bytes
   // (KeptAccesses::LastAccessesOfBytes).
   void Access(EventIndex i, const Event& e, LocationId l, const LocationInfo& info,
-              uint32_t lockset, uint32_t local, bool last_of_bytes, const PorClocks& por);
+              const AccessClassRef& cls, uint32_t lockset, uint32_t local, bool last_of_bytes,
+              const PorClocks& por);
   // Event `i` FREEs (part of) location `l` (KeptAccesses::Frees).
   void Free(EventIndex i, const Event& e, LocationId l, uint32_t lockset, uint32_t local,
             const PorClocks& por);

@@ -6,11 +6,13 @@
 
 #include <algorithm>
 #include <array>
+#include <cassert>
 #include <functional>
 #include <unordered_map>
 
 #include "analyzer/access_class_key.h"
 #include "analyzer/flat_hash_map.h"
+#include "analyzer/location_lists.h"
 #include "analyzer/site_shares.h"
 #include "analyzer/window_prefilter.h"
 
@@ -115,7 +117,6 @@ struct Waker {
 
 struct LocationState {
   std::vector<UnitClass> classes;
-  FlatIdTable class_ids{8};
   std::vector<uint32_t> bucket_locksets;  // by rank
   // The units that classes appearing later may still complete, and the size of that list when
   // it was last pruned of the others.
@@ -149,8 +150,8 @@ struct ThreadState {
   std::vector<std::pair<uint32_t, uint32_t>> lock_runs;
   // The thread's clock after each of its region's events where it changed: (local, clock).
   std::vector<std::pair<uint32_t, std::shared_ptr<const std::vector<uint32_t>>>> clocks;
-  std::unordered_map<LocationId, std::vector<Waiting>> waiting;
-  uint32_t version = 0;  // PorStep::version of its last event
+  LocationLists<Waiting> waiting;  // the region's accesses waiting for one to their bytes
+  uint32_t version = 0;            // PorStep::version of its last event
   uint64_t events_seen = 0;
 };
 
@@ -241,8 +242,9 @@ struct UnitSearch::Impl {
     return threads_[t];
   }
 
-  void Visit(EventIndex i, const Event& e, LocationId l, uint32_t lockset, PorStep step,
-             RegionId region, bool last_of_bytes, const PorClocks& por) {
+  void Visit(EventIndex i, const Event& e, LocationId l, const AccessClassRef& cls,
+             uint32_t lockset, PorStep step, RegionId region, bool last_of_bytes,
+             const PorClocks& por) {
     const uint32_t local = step.local;
     ++fed_;
     ThreadState& ts = Thread(e.thread);
@@ -258,12 +260,7 @@ struct UnitSearch::Impl {
       ts.events.clear();
       ts.kinds.clear();
       ts.clocks.clear();
-      // (a table that grew for a long region is not kept: clearing it would cost its size)
-      if (ts.waiting.bucket_count() > 64) {
-        ts.waiting = {};
-      } else if (!ts.waiting.empty()) {
-        ts.waiting.clear();
-      }
+      ts.waiting.Clear();
     }
     if (region != kNoRegion) {
       if (ts.lock_runs.empty() || ts.lock_runs.back().second != lockset)
@@ -275,8 +272,8 @@ struct UnitSearch::Impl {
     if (l == kNoLocation) return;
     LocationState& s = locations_[l];
     const LocationInfo& info = infos_[l];
-    bool created = false;
-    const uint32_t c = ClassOf(s, info, e, lockset, &created);
+    const bool created = cls.created;
+    const uint32_t c = ClassOf(s, cls);
     const std::vector<uint32_t>& clock = *por.CurrentClock(e.thread);
     // What waited for this class's next member, and the units before its first.
     if (!s.classes[c].pending.empty()) Settle(s, c, Member{i, local}, &clock);
@@ -297,8 +294,8 @@ struct UnitSearch::Impl {
 
     const uint32_t position = ts.accesses++;
     const uint32_t size = std::max<uint32_t>(e.size, 1);
-    if (auto it = ts.waiting.find(l); it != ts.waiting.end()) {
-      std::vector<Waiting>& waiting = it->second;
+    if (std::vector<Waiting>* found = ts.waiting.Find(l)) {
+      std::vector<Waiting>& waiting = *found;
       size_t kept = 0;
       for (size_t k = 0; k < waiting.size(); ++k) {
         const Waiting& w = waiting[k];
@@ -311,7 +308,8 @@ struct UnitSearch::Impl {
       waiting.resize(kept);
     }
     if (masks_.Of(0, e.kind) != 0 && Eligible(l)) {
-      ts.waiting[l].push_back(Waiting{i, local, position, e.site, e.kind, e.addr, e.addr + size});
+      ts.waiting.Get(l).push_back(
+          Waiting{i, local, position, e.site, e.kind, e.addr, e.addr + size});
     }
   }
 
@@ -344,8 +342,8 @@ struct UnitSearch::Impl {
       const ThreadState& ts = threads_[a];
       for (const auto& [local, clock] : ts.clocks)
         thresholds.push_back(b < clock->size() ? (*clock)[b] : 0);
-      if (auto it = ts.waiting.find(l); it != ts.waiting.end()) {
-        for (const Waiting& w : it->second) oldest_waiting = std::min(oldest_waiting, w.event);
+      if (const std::vector<Waiting>* waiting = ts.waiting.Find(l)) {
+        for (const Waiting& w : *waiting) oldest_waiting = std::min(oldest_waiting, w.event);
       }
     }
     std::vector<bool> keep(c.members.size(), false);
@@ -365,13 +363,14 @@ struct UnitSearch::Impl {
     c.compacted = kept;
   }
 
-  uint32_t ClassOf(LocationState& s, const LocationInfo& info, const Event& e, uint32_t lockset,
-                   bool* created) {
-    const AccessClassKey key = AccessClassKey::Of(e, lockset, info);
-    const auto id = s.class_ids.FindOrAdd(
-        key.Hash(), static_cast<uint32_t>(s.classes.size()),
-        [&](uint32_t index) { return key.Of(s.classes[index]); }, created);
-    if (!*created) return id;
+  // The record of class `cls`, created on its first access: the search sees every access, so
+  // the class's number is its record's index.
+  uint32_t ClassOf(LocationState& s, const AccessClassRef& cls) {
+    const uint32_t id = cls.id;
+    if (!cls.created) return id;
+    assert(id == s.classes.size());
+    const AccessClassKey& key = cls.key;
+    const uint32_t lockset = key.lockset;
     UnitClass c;
     static_cast<AccessClassKey&>(c) = key;
     const auto rank = std::find(s.bucket_locksets.begin(), s.bucket_locksets.end(), lockset);
@@ -745,9 +744,10 @@ UnitSearch::UnitSearch(const std::vector<const Pattern*>& group,
 UnitSearch::~UnitSearch() = default;
 UnitSearch::UnitSearch(UnitSearch&&) noexcept = default;
 
-void UnitSearch::Visit(EventIndex i, const Event& e, LocationId l, uint32_t lockset, PorStep step,
-                       RegionId region, bool last_of_bytes, const PorClocks& por) {
-  impl_->Visit(i, e, l, lockset, step, region, last_of_bytes, por);
+void UnitSearch::Visit(EventIndex i, const Event& e, LocationId l, const AccessClassRef& cls,
+                       uint32_t lockset, PorStep step, RegionId region, bool last_of_bytes,
+                       const PorClocks& por) {
+  impl_->Visit(i, e, l, cls, lockset, step, region, last_of_bytes, por);
 }
 
 void UnitSearch::Seal(LocationId l) {

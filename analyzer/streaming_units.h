@@ -19,6 +19,7 @@
 #include <memory>
 #include <vector>
 
+#include "analyzer/access_class_ids.h"
 #include "analyzer/access_locations.h"
 #include "analyzer/atomic_regions.h"
 #include "analyzer/finding.h"
@@ -45,10 +46,12 @@ class UnitSearch {
 
   // Event `i`, after PorClocks::Visit (`step` is its answer) and before HeldLocks::Visit
   // (`lockset` is HeldLocks::Current at it). `l`: its kept location if it is an access, else
-  // kNoLocation; `region`: RegionScopes::Visit's answer (RegionMode::kLocks); `last_of_bytes`: no
-  // later access touches just its bytes (KeptAccesses::LastAccessesOfBytes).
-  void Visit(EventIndex i, const Event& e, LocationId l, uint32_t lockset, PorStep step,
-             RegionId region, bool last_of_bytes, const PorClocks& por);
+  // kNoLocation; `cls`: then its access class (AccessClassIds, fed every access of the location);
+  // `region`: RegionScopes::Visit's answer (RegionMode::kLocks); `last_of_bytes`: no later access
+  // touches just its bytes (KeptAccesses::LastAccessesOfBytes).
+  void Visit(EventIndex i, const Event& e, LocationId l, const AccessClassRef& cls,
+             uint32_t lockset, PorStep step, RegionId region, bool last_of_bytes,
+             const PorClocks& por);
   // No later access touches location `l` (KeptAccesses::LastAccesses).
   void Seal(LocationId l);
   // The findings, in the recorded trace's numbers, without ids; `threads` names the threads in
