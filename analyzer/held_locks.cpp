@@ -37,6 +37,7 @@ void HeldLocks::Visit(EventIndex i, const Event& e) {
   }
   std::vector<Hold>& holds = holds_[t];
   const bool read_mode = e.kind == EventKind::kReadLock || e.kind == EventKind::kReadUnlock;
+  const uint32_t before = current_[t];
   // Innermost first: with nested locking it is the one released.
   auto held = std::find_if(holds.rbegin(), holds.rend(), [&](const Hold& h) {
     return h.lock == e.addr && h.read_mode == read_mode;
@@ -55,7 +56,16 @@ void HeldLocks::Visit(EventIndex i, const Event& e) {
     }
     holds.erase(std::next(held).base());
   }
+  const uint8_t op = static_cast<uint8_t>((acquire ? 1 : 0) | (read_mode ? 2 : 0));
+  Step& step = steps_[((uint64_t{before} << 2 | op) * 0x9E3779B97F4A7C15ull ^ e.addr) *
+                          0xBF58476D1CE4E5B9ull >>
+                      56];
+  if (step.before == before && step.lock == e.addr && step.op == op) {
+    current_[t] = step.after;
+    return;
+  }
   current_[t] = Intern(holds);
+  step = Step{before, current_[t], e.addr, op};
 }
 
 uint32_t HeldLocks::Intern(const std::vector<Hold>& holds) {

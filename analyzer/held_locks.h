@@ -63,7 +63,16 @@ class HeldLocks {
   std::vector<uint32_t> current_;         // per thread: the id of its holds' address set
   std::vector<LockAddressSet> sets_{LockAddressSet{}};
   std::unordered_map<std::vector<uint64_t>, uint32_t, VectorHash> by_content_;
-  std::vector<uint64_t> canonical_;               // Intern's buffer
+  std::vector<uint64_t> canonical_;  // Intern's buffer
+  // The latest set changes by a hash of (set before, lock, acquire or release, mode): the set
+  // after is a function of them, and a program takes the same locks over and over.
+  struct Step {
+    uint32_t before = ~0u;  // ~0: none
+    uint32_t after = 0;
+    uint64_t lock = 0;
+    uint8_t op = 0;  // bit 0: acquire, bit 1: read mode
+  };
+  std::array<Step, 256> steps_{};
   std::unordered_map<uint64_t, bool> exclusive_;  // (a, b) -> answer
   // The latest answers by a hash of (a, b): most questions repeat the last few.
   struct Recent {

@@ -23,9 +23,11 @@ uint64_t ForEachEvent(TraceReader& reader, bool show_progress, const std::string
     progress.emplace(label, total);
     progress->KeepAlive(kKeepAliveLogSeconds);
   }
+  // A few thousand events at a time: the batch stays in the cache while fn runs over it.
+  constexpr uint64_t kEventsAtATime = 4096;
   EventBatch batch;
   uint64_t read = 0;
-  while (reader.Next(batch)) {
+  while (reader.NextEvents(batch, kEventsAtATime)) {
     for (size_t j = 0; j < batch.count(); ++j) fn(batch.first_event + j, batch.event(j));
     read = batch.first_event + batch.count();
     if (progress) progress->Update(read);

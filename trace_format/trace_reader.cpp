@@ -70,6 +70,10 @@ struct TraceReader::Impl {
   ZSTD_DCtx* zstd = nullptr;
   proto::EventChunk chunk;
   ChunkDecoder decoder;
+  // The sequential reader's chunk, decoded a slice at a time (NextEvents).
+  proto::EventChunk sequential_chunk;
+  ChunkDecoder sequential_decoder;
+  bool sequential_started = false;
   bool warned_unknown_kinds = false;
   bool truncation_warned = false;
 
@@ -229,21 +233,30 @@ struct TraceReader::Impl {
       meta.blocked_threads.push_back(BlockedFromProto(blocked, tables, Where(at)));
   }
 
-  // Decompresses and decodes the chunk record in `payload` (read from `offset`).
-  void DecodeChunk(uint64_t offset, EventBatch& batch) {
+  // Decompresses and parses the chunk record in `payload` (read from `offset`) into `into`.
+  void ParseChunk(uint64_t offset, proto::EventChunk& into) {
     const std::string error = DecompressZstdFrame(zstd, payload.data(), payload.size(),
                                                   framing::kMaxChunkDecodedBytes, decoded);
     if (!error.empty()) Corrupt(offset, "chunk: " + error);
-    chunk.Clear();
-    if (!chunk.ParseFromString(decoded)) Corrupt(offset, "chunk does not parse");
+    into.Clear();
+    if (!into.ParseFromString(decoded)) Corrupt(offset, "chunk does not parse");
     if (!has_footer && (!tables_applied_through || offset > *tables_applied_through)) {
-      ApplyTableEntries(chunk.new_threads(), chunk.new_sites(), chunk.new_modules(),
-                        chunk.new_names(), tables, Where(offset));
+      ApplyTableEntries(into.new_threads(), into.new_sites(), into.new_modules(), into.new_names(),
+                        tables, Where(offset));
       tables_applied_through = offset;
     }
+  }
+
+  // Decompresses and decodes the chunk record in `payload` (read from `offset`).
+  void DecodeChunk(uint64_t offset, EventBatch& batch) {
+    ParseChunk(offset, chunk);
     decoder.Decode(chunk, tables.threads.size(), tables.sites.size(), batch, Where(offset),
                    meta.format_major);
-    if (decoder.saw_unknown_kinds() && !warned_unknown_kinds) {
+    WarnUnknownKinds(decoder);
+  }
+
+  void WarnUnknownKinds(const ChunkDecoder& d) {
+    if (d.saw_unknown_kinds() && !warned_unknown_kinds) {
       warned_unknown_kinds = true;
       Warn(path +
            ": holds event kinds this pecan does not know (written by a newer pecan, "
@@ -320,7 +333,16 @@ const TraceMeta& TraceReader::meta() const {
 }
 
 bool TraceReader::Next(EventBatch& batch) {
+  return NextEvents(batch, ~uint64_t{0});
+}
+
+bool TraceReader::NextEvents(EventBatch& batch, uint64_t max) {
   Impl& r = *impl_;
+  if (r.sequential_started && r.sequential_decoder.DecodeNext(batch, max)) {
+    r.WarnUnknownKinds(r.sequential_decoder);
+    return true;
+  }
+  r.sequential_started = false;
   while (!r.sequential_done) {
     RecordHeader header;
     uint64_t offset = r.next_offset;
@@ -346,11 +368,19 @@ bool TraceReader::Next(EventBatch& batch) {
                              r.index[r.sequential_chunks].offset != offset))
           r.Corrupt(offset, "chunk is not in the footer's index");
         r.payload_hash.Update(r.payload.data(), r.payload.size());
-        r.DecodeChunk(offset, batch);
-        if (batch.first_event != r.sequential_events)
+        r.ParseChunk(offset, r.sequential_chunk);
+        r.sequential_decoder.Start(r.sequential_chunk, r.tables.threads.size(),
+                                   r.tables.sites.size(), r.Where(offset), r.meta.format_major);
+        if (r.sequential_chunk.first_event() != r.sequential_events)
           r.Corrupt(offset, "chunk does not continue the event sequence");
-        r.sequential_events += batch.count();
+        r.sequential_events += r.sequential_chunk.count();
         ++r.sequential_chunks;
+        r.sequential_started = true;
+        if (!r.sequential_decoder.DecodeNext(batch, max)) {  // an empty chunk
+          batch = EventBatch{};
+          batch.first_event = r.sequential_chunk.first_event();
+        }
+        r.WarnUnknownKinds(r.sequential_decoder);
         return true;
       }
       case RecordType::kFooter:

@@ -51,6 +51,9 @@ class TraceReader {
   // Sequential streaming: fills `batch` with the next chunk; false at the end. On a truncated
   // or damaged tail it stops after the last complete chunk and records a warning.
   bool Next(EventBatch& batch);
+  // The same, but at most `max` events at a time: a chunk comes in parts, each decoded when asked
+  // for, so a reader that handles the events right away finds them still in the cache.
+  bool NextEvents(EventBatch& batch, uint64_t max);
 
   // Random access (uses the footer's chunk index, or a scan of the file when it has none).
   size_t chunk_count();

@@ -4,6 +4,7 @@
 // the indexed analysis gives: --ptg-dot
 // makes analyze read the analysis's trace and run Analyze() on it, so the two are compared on
 // real recorded programs, text and JSON.
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -32,7 +33,10 @@ nlohmann::json WithoutTimes(nlohmann::json report) {
 // and text, must be equal. Returns the number of findings.
 size_t CompareStreamedWithIndexed(const std::vector<std::string>& program,
                                   const std::string& patterns) {
-  const std::string dir = e2e::FreshDirectory("streaming-analysis");
+  // A directory per pattern spec: ctest runs this file's test cases side by side.
+  std::string name = "streaming-analysis-" + patterns;
+  std::replace(name.begin(), name.end(), ',', '-');
+  const std::string dir = e2e::FreshDirectory(name);
   const std::string trace = dir + "/trace.pecan";
   std::vector<std::string> record = {"record", "-o", trace, "--"};
   record.insert(record.end(), program.begin(), program.end());
