@@ -574,18 +574,30 @@ struct PairSearch::Impl {
   // fits. Its matches in place are recorded now (every pair that ends before e3 is there); the
   // others once no thread's later pairs can fit its window.
   void FormUnit(ThreadState& ts, ThreadId thread, const RecentAccess& e0, const RecentAccess& e3) {
-    Unit u;
+    // Most region pairs fit no group: the unit (some 300 bytes) is made only for the others.
+    std::array<uint32_t, kMaxGroups> masks{};
     bool any = false;
     for (uint32_t g = 0; g < groups_.size(); ++g) {
       if (!Eligible(e0.location, g, 0) || !Eligible(e3.location, g, 1)) continue;
-      const uint32_t mask = groups_[g].masks.Of(0, e0.kind) & groups_[g].masks.Of(3, e3.kind);
-      if (mask == 0) continue;
-      u.facets[g].mask = mask;
-      u.facets[g].place = groups_[g].straight ? PlaceOf(e0.location, e3.location)
-                                              : PlaceOf(e3.location, e0.location);
-      any = true;
+      masks[g] = groups_[g].masks.Of(0, e0.kind) & groups_[g].masks.Of(3, e3.kind);
+      any |= masks[g] != 0;
     }
     if (!any) return;
+    // Made in its slot, which a closed unit left as a new one (Close).
+    uint32_t at = static_cast<uint32_t>(units_.size());
+    if (free_units_.empty()) {
+      units_.emplace_back();
+    } else {
+      at = free_units_.back();
+      free_units_.pop_back();
+    }
+    Unit& u = units_[at];
+    for (uint32_t g = 0; g < groups_.size(); ++g) {
+      if (masks[g] == 0) continue;
+      u.facets[g].mask = masks[g];
+      u.facets[g].place = groups_[g].straight ? PlaceOf(e0.location, e3.location)
+                                              : PlaceOf(e3.location, e0.location);
+    }
     u.thread = thread;
     u.e0 = e0.event;
     u.e3 = e3.event;
@@ -604,13 +616,6 @@ struct PairSearch::Impl {
     u.key = Order{uint64_t{ts.region} << 32 | e0.position, e3.position};
     u.record = ts.record;
     u.prefilter = ts.record->PrefilterOf(u.lo, u.hi);
-    uint32_t at = static_cast<uint32_t>(units_.size());
-    if (free_units_.empty()) {
-      units_.emplace_back();
-    } else {
-      at = free_units_.back();
-      free_units_.pop_back();
-    }
     u.serial = ++serial_;
     for (uint32_t g = 0; g < groups_.size(); ++g) {
       Facet& facet = u.facets[g];
@@ -644,7 +649,6 @@ struct PairSearch::Impl {
     // Kept until every thread knows e3, or neither location is accessed again.
     ts.closers.push_back(UnitRef{u.hi, at, u.serial});
     std::push_heap(ts.closers.begin(), ts.closers.end(), std::greater<>());
-    units_[at] = std::move(u);
   }
 
   // Resolves the units whose window every other thread knows: no later pair fits it.

@@ -335,24 +335,34 @@ struct UnitSearch::Impl {
       k.at = fed_;
       k.b_events = Thread(b).events_seen;
     }
-    std::vector<uint32_t> thresholds = k.values;
+    std::vector<uint32_t>& open = open_thresholds_;  // the open regions' entries
+    open.clear();
     EventIndex oldest_waiting = kNone;
     for (ThreadId a = 0; a < threads_.size(); ++a) {
       if (a == b) continue;
       const ThreadState& ts = threads_[a];
       for (const auto& [local, clock] : ts.clocks)
-        thresholds.push_back(b < clock->size() ? (*clock)[b] : 0);
+        open.push_back(b < clock->size() ? (*clock)[b] : 0);
       if (const std::vector<Waiting>* waiting = ts.waiting.Find(l)) {
         for (const Waiting& w : *waiting) oldest_waiting = std::min(oldest_waiting, w.event);
       }
     }
-    std::vector<bool> keep(c.members.size(), false);
-    keep.back() = true;
-    for (uint32_t v : thresholds) {
-      const auto first = std::lower_bound(c.members.begin(), c.members.end(), v,
-                                          [](const Member& m, uint32_t x) { return m.local < x; });
-      if (first != c.members.end()) keep[first - c.members.begin()] = true;
-    }
+    std::sort(open.begin(), open.end());
+    std::vector<uint8_t>& keep = keep_;
+    keep.assign(c.members.size(), 0);
+    keep.back() = 1;
+    // The first member at or above each threshold: thresholds and members both ascend, so one
+    // walk over each list marks them all.
+    auto mark = [&](const std::vector<uint32_t>& thresholds) {
+      size_t m = 0;
+      for (uint32_t v : thresholds) {
+        while (m < c.members.size() && c.members[m].local < v) ++m;
+        if (m == c.members.size()) break;
+        keep[m] = 1;
+      }
+    };
+    mark(k.values);
+    mark(open);
     size_t kept = 0;
     for (size_t m = 0; m < c.members.size(); ++m) {
       const Member& x = c.members[m];
@@ -733,6 +743,8 @@ struct UnitSearch::Impl {
   };
   static constexpr uint64_t kKnowledgeRefresh = 1 << 16;
   std::vector<Knowledge> knowledge_;
+  std::vector<uint32_t> open_thresholds_;  // Compact's buffers
+  std::vector<uint8_t> keep_;
   uint64_t fed_ = 0;  // events fed
 };
 
