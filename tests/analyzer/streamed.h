@@ -12,6 +12,7 @@
 #include "analyzer/analysis.h"
 #include "analyzer/analysis_trace.h"
 #include "analyzer/streaming_analysis.h"
+#include "region_heavy_trace.h"
 #include "same_findings.h"
 #include "trace_format/trace_writer.h"
 
@@ -47,6 +48,24 @@ inline std::vector<Finding> Streamed(const Trace& trace, const std::string& patt
   AnalysisResult got = StreamedAgainstIndexed(trace, analysis, path);
   std::filesystem::remove(path);
   return got.findings;
+}
+
+// Long runs: region-heavy traces of 5,000 and 150,000 events, streamed for `patterns` against
+// the indexed search. Units close as the threads learn of them, classes are compacted many
+// times, and the threads' knowledge is refreshed (every 65,536 events).
+inline void LongRunsAgainstIndexed(const std::string& patterns) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("pecan-streamed-long-" + std::to_string(::getpid()) + ".pecan"))
+                               .string();
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    const Trace whole = RegionHeavy(seed, seed <= 3 ? 5000 : 150000);
+    AnalysisOptions analysis;
+    analysis.patterns = patterns;
+    analysis.threads = 1;
+    INFO("seed " << seed << ", " << whole.size_events() << " events");
+    StreamedAgainstIndexed(whole, analysis, path);
+  }
+  std::filesystem::remove(path);
 }
 
 }  // namespace pecan::test

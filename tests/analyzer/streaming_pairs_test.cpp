@@ -221,16 +221,5 @@ TEST_CASE("the streaming search of two-location atomic sets finds what Analyze f
 // are compacted many times, and the threads' knowledge is refreshed (every 65,536 events).
 TEST_CASE("the streaming search of two-location atomic sets holds on long runs",
           "[analysis][streaming_pairs]") {
-  const std::string path = (std::filesystem::temp_directory_path() /
-                            ("pecan-streaming-pairs-long-" + std::to_string(::getpid()) + ".pecan"))
-                               .string();
-  for (uint64_t seed = 1; seed <= 6; ++seed) {
-    const Trace whole = test::RegionHeavy(seed, seed <= 3 ? 5000 : 150000);
-    AnalysisOptions analysis;
-    analysis.patterns = "asv";
-    analysis.threads = 1;
-    INFO("seed " << seed << ", " << whole.size_events() << " events");
-    test::StreamedAgainstIndexed(whole, analysis, path);
-  }
-  std::filesystem::remove(path);
+  test::LongRunsAgainstIndexed("asv");
 }

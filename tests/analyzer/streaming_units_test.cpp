@@ -147,16 +147,5 @@ TEST_CASE("members a unit can take survive the compaction of a long class",
 // every 65,536 events, so members older than the refresh survive only at a threshold.
 TEST_CASE("the streaming search of atomic regions holds on long runs",
           "[analysis][streaming_units]") {
-  const std::string path = (std::filesystem::temp_directory_path() /
-                            ("pecan-streaming-units-long-" + std::to_string(::getpid()) + ".pecan"))
-                               .string();
-  for (uint64_t seed = 1; seed <= 6; ++seed) {
-    const Trace whole = test::RegionHeavy(seed, seed <= 3 ? 5000 : 150000);
-    AnalysisOptions analysis;
-    analysis.patterns = "atomicity";
-    analysis.threads = 1;
-    INFO("seed " << seed << ", " << whole.size_events() << " events");
-    test::StreamedAgainstIndexed(whole, analysis, path);
-  }
-  std::filesystem::remove(path);
+  test::LongRunsAgainstIndexed("atomicity");
 }

@@ -147,41 +147,39 @@ TEST_CASE("a chunk read in parts gives the events of the whole chunk", "[pecan-f
        {uint64_t{1}, uint64_t{7}, uint64_t{100}, uint64_t{333}, uint64_t{1000}}) {
     INFO("at most " << max << " events at a time");
     TraceReader reader(file.path());
-    std::vector<ThreadId> thread;
-    std::vector<EventKind> kind;
-    std::vector<uint8_t> flags;
-    std::vector<uint32_t> size;
-    std::vector<uint64_t> addr;
-    std::vector<SiteId> site;
+    Trace got;  // the parts' columns, one after the other
     std::vector<uint16_t> repeats;
     EventBatch batch;
     size_t parts = 0;
     while (reader.NextEvents(batch, max)) {
       REQUIRE(batch.count() <= max);
-      REQUIRE(batch.first_event == thread.size());  // the parts follow each other
+      REQUIRE(batch.first_event == got.thread.size());  // the parts follow each other
       ++parts;
       if (parts % 5 == 0) {  // random access in between does not disturb the parts
         EventBatch other;
         reader.ReadChunk(parts % reader.chunk_count(), other);
       }
-      thread.insert(thread.end(), batch.thread.begin(), batch.thread.end());
-      kind.insert(kind.end(), batch.kind.begin(), batch.kind.end());
-      flags.insert(flags.end(), batch.flags.begin(), batch.flags.end());
-      size.insert(size.end(), batch.size.begin(), batch.size.end());
-      addr.insert(addr.end(), batch.addr.begin(), batch.addr.end());
-      site.insert(site.end(), batch.site.begin(), batch.site.end());
+      auto append = [](auto& to, const auto& from) {
+        to.insert(to.end(), from.begin(), from.end());
+      };
+      append(got.thread, batch.thread);
+      append(got.kind, batch.kind);
+      append(got.flags, batch.flags);
+      append(got.size, batch.size);
+      append(got.addr, batch.addr);
+      append(got.site, batch.site);
       for (size_t j = 0; j < batch.count(); ++j)
         repeats.push_back(batch.repeats_before.empty() ? 0 : batch.repeats_before[j]);
     }
     // Parts never span two chunks.
     CHECK(parts ==
           (max >= 333 ? 16 : 15 * ((333 + max - 1) / max) + (5000 - 15 * 333 + max - 1) / max));
-    CHECK(thread == original.thread);
-    CHECK(kind == original.kind);
-    CHECK(flags == original.flags);
-    CHECK(size == original.size);
-    CHECK(addr == original.addr);
-    CHECK(site == original.site);
+    CHECK(got.thread == original.thread);
+    CHECK(got.kind == original.kind);
+    CHECK(got.flags == original.flags);
+    CHECK(got.size == original.size);
+    CHECK(got.addr == original.addr);
+    CHECK(got.site == original.site);
     if (!original.repeats_before.empty()) CHECK(repeats == original.repeats_before);
     CHECK(reader.complete());
     CHECK(reader.warnings().empty());
