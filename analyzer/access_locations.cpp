@@ -522,9 +522,8 @@ void KeptAccesses::Decide() {
     for (size_t k = 0; k < keys.size(); ++k) {
       const LocationId l = merged.location_of_key[k];
       if (l == kNoLocation) continue;
-      const EventIndex last_new = !keys[k].many_threads                ? keys[k].last
-                                  : k < impl_->new_class_by_key.size() ? impl_->new_class_by_key[k]
-                                                                       : keys[k].last;
+      const bool followed = keys[k].many_threads && k < impl_->new_class_by_key.size();
+      const EventIndex last_new = followed ? impl_->new_class_by_key[k] : keys[k].last;
       impl_->last_new_classes[l] = std::max(impl_->last_new_classes[l], last_new);
     }
     impl_->classes = decltype(impl_->classes)();

@@ -16,16 +16,7 @@ void ChunkDecoder::Fail(const std::string& what) const {
 void ChunkDecoder::Decode(const proto::EventChunk& chunk, size_t thread_count, size_t site_count,
                           EventBatch& batch, const std::string& where, uint32_t format_major) {
   Start(chunk, thread_count, site_count, where, format_major);
-  batch.first_event = chunk.first_event();
-  if (!DecodeNext(batch, n_)) {
-    batch.thread.clear();
-    batch.kind.clear();
-    batch.flags.clear();
-    batch.size.clear();
-    batch.addr.clear();
-    batch.site.clear();
-    batch.repeats_before.clear();
-  }
+  if (!DecodeNext(batch, n_)) batch.Clear(chunk.first_event());  // an empty chunk
 }
 
 void ChunkDecoder::Start(const proto::EventChunk& chunk, size_t thread_count, size_t site_count,

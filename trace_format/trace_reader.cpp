@@ -376,10 +376,8 @@ bool TraceReader::NextEvents(EventBatch& batch, uint64_t max) {
         r.sequential_events += r.sequential_chunk.count();
         ++r.sequential_chunks;
         r.sequential_started = true;
-        if (!r.sequential_decoder.DecodeNext(batch, max)) {  // an empty chunk
-          batch = EventBatch{};
-          batch.first_event = r.sequential_chunk.first_event();
-        }
+        if (!r.sequential_decoder.DecodeNext(batch, max))
+          batch.Clear(r.sequential_chunk.first_event());  // an empty chunk
         r.WarnUnknownKinds(r.sequential_decoder);
         return true;
       }

@@ -25,6 +25,11 @@ struct EventBatch {
   std::vector<uint16_t> repeats_before;  // empty when the chunk has none, else one per event
 
   size_t count() const { return kind.size(); }
+  // No events, starting at `first`.
+  void Clear(EventIndex first) {
+    *this = EventBatch{};
+    first_event = first;
+  }
   Event event(size_t i) const {
     return Event{thread[i],
                  kind[i],
