@@ -29,6 +29,7 @@ constexpr uint32_t kMaxUnitScan = 128;
 // Events between two looks for the units every thread knows, and between two refreshes of what
 // the threads may know of one (the compaction's thresholds).
 constexpr uint64_t kCloseEvery = 1024;
+constexpr uint32_t kNoPlace = ~0u;
 constexpr uint64_t kKnowledgeRefresh = 1 << 16;
 // Region records kept for reuse (their storage), at most.
 constexpr size_t kSpareRecords = 64;
@@ -102,7 +103,8 @@ struct RecentAccess {
   uint32_t lockset = 0;
   SiteId site = 0;
   EventKind kind = EventKind::kUnspecified;
-  uint32_t clock = 0;  // the region record's clock at it
+  uint8_t eligible = 0;  // its location's LocationState::eligible (2 bits per group)
+  uint32_t clock = 0;    // the region record's clock at it
   uint64_t begin = 0;
   uint64_t end = 0;
 };
@@ -127,8 +129,12 @@ struct PairClass {
   std::array<uint64_t, 2> end{};
   Order first;                      // its first pair in SearchPatternGroup's enumeration
   std::vector<PairMember> members;  // by (x1, x2): those a unit may still take (Compact)
-  size_t compacted = 0;             // members after the last compaction
-  uint32_t dead_below = 0;          // a pair whose x1 is below this no unit can take
+  // The greatest (x1, x2) ever added: a pair at or after it goes at the end without a look at
+  // the members (their tail is seldom in the cache).
+  EventIndex last_x1 = 0;
+  EventIndex last_x2 = 0;
+  size_t compacted = 0;     // members after the last compaction
+  uint32_t dead_below = 0;  // a pair whose x1 is below this no unit can take
 };
 
 using Prefilter = WindowPrefilter;
@@ -159,6 +165,7 @@ struct Place {
 
 // Groups one search serves: the built-in ones are two (the two orders of the locations).
 constexpr size_t kMaxGroups = 4;
+static_assert(2 * kMaxGroups <= 8, "RecentAccess::eligible holds 2 bits per group");
 
 // A unit as one group sees it: its place, the patterns it fits (0: none, not a unit of the group)
 // and the classes a member in place already completed.
@@ -327,10 +334,6 @@ struct PairSearch::Impl {
     }
   }
 
-  bool Eligible(LocationId l, uint32_t g, int v) const {
-    return (locations_[l].eligible >> (2 * g + v) & 1) != 0;
-  }
-
   ThreadState& Thread(ThreadId t) {
     if (t >= threads_.size()) {
       threads_.resize(t + 1);
@@ -375,13 +378,22 @@ struct PairSearch::Impl {
       r.clocks.emplace_back(step.local, por.CurrentClock(e.thread));
     if (l == kNoLocation) return;
     const uint32_t position = ts.accesses++;  // every access counts towards kMaxUnitScan
-    if (locations_[l].eligible == 0) return;
+    const uint32_t eligible = locations_[l].eligible;
+    if (eligible == 0) return;
 
     const AccessClassKey& key = cls.key;
-    const RecentAccess now{i,         step.local, position,
-                           l,         cls.id,     lockset,
-                           e.site,    e.kind,     static_cast<uint32_t>(r.clocks.size() - 1),
-                           key.begin, key.end};
+    const RecentAccess now{i,
+                           step.local,
+                           position,
+                           l,
+                           cls.id,
+                           lockset,
+                           e.site,
+                           e.kind,
+                           static_cast<uint8_t>(eligible),
+                           static_cast<uint32_t>(r.clocks.size() - 1),
+                           key.begin,
+                           key.end};
     while (ts.recent_begin < ts.recent.size() &&
            position - ts.recent[ts.recent_begin].position > kMaxUnitScan)
       ++ts.recent_begin;
@@ -393,8 +405,13 @@ struct PairSearch::Impl {
     for (size_t k = ts.recent_begin; k < ts.recent.size(); ++k) {
       const RecentAccess& earlier = ts.recent[k];
       if (earlier.location == l) continue;
-      AddPair(e.thread, region, r, earlier, now, por);
-      FormUnit(ts, e.thread, earlier, now);
+      const PairUse use = UseOf(earlier, now);
+      if (!use.member && !use.unit) continue;
+      // The place of (earlier's location, l): AddPair's, and that of the straight groups' units.
+      const uint32_t place =
+          use.member || use.straight_unit ? PlaceOf(earlier.location, l) : kNoPlace;
+      if (use.member) AddPair(e.thread, region, r, earlier, now, place, use.kinds, por);
+      if (use.unit) FormUnit(ts, e.thread, earlier, now, use.masks, place);
     }
     ts.recent.push_back(now);
   }
@@ -423,19 +440,42 @@ struct PairSearch::Impl {
     return prefilter.Skips(c.locksets[0], *locks_) ? 0 : mask;
   }
 
-  // A region pair (x1 earlier, x2 now) of thread `thread`: a member of its pair class.
-  void AddPair(ThreadId thread, RegionId region, const RegionRecord& r, const RecentAccess& x1,
-               const RecentAccess& x2, const PorClocks& por) {
-    bool used = false;   // some group binds these locations so
-    bool kinds = false;  // and takes these kinds there
+  // What the groups make of a region pair (a, b), a earlier: a pair class member (some group
+  // binds x1 to a's location and x2 to b's; `kinds`: and takes their kinds there), and units
+  // (e0 = a, e3 = b: the patterns of each group they fit).
+  struct PairUse {
+    bool member = false;
+    bool kinds = false;
+    bool unit = false;
+    bool straight_unit = false;  // a unit of a straight group: its place is (a's, b's) too
+    std::array<uint32_t, kMaxGroups> masks{};
+  };
+  PairUse UseOf(const RecentAccess& a, const RecentAccess& b) const {
+    PairUse use;
+    auto bit = [](const RecentAccess& x, uint32_t g, int v) {
+      return (x.eligible >> (2 * g + v) & 1) != 0;
+    };
     for (uint32_t g = 0; g < groups_.size(); ++g) {
+      const KindMasks& masks = groups_[g].masks;
       const int v = groups_[g].FirstVariable();
-      if (!Eligible(x1.location, g, v) || !Eligible(x2.location, g, 1 - v)) continue;
-      used = true;
-      kinds |= (groups_[g].masks.Of(1, x1.kind) & groups_[g].masks.Of(2, x2.kind)) != 0;
+      if (bit(a, g, v) && bit(b, g, 1 - v)) {
+        use.member = true;
+        use.kinds |= (masks.Of(1, a.kind) & masks.Of(2, b.kind)) != 0;
+      }
+      if (bit(a, g, 0) && bit(b, g, 1)) {
+        use.masks[g] = masks.Of(0, a.kind) & masks.Of(3, b.kind);
+        use.unit |= use.masks[g] != 0;
+        use.straight_unit |= use.masks[g] != 0 && groups_[g].straight;
+      }
     }
-    if (!used) return;
-    Place& P = places_[PlaceOf(x1.location, x2.location)];
+    return use;
+  }
+
+  // A region pair (x1 earlier, x2 now) of thread `thread`, at `place`: a member of its pair
+  // class if some group takes its `kinds`.
+  void AddPair(ThreadId thread, RegionId region, const RegionRecord& r, const RecentAccess& x1,
+               const RecentAccess& x2, uint32_t place, bool kinds, const PorClocks& por) {
+    Place& P = places_[place];
     const Order order{uint64_t{region} << 32 | x1.position, x2.position};
     // Buckets rank by their first pair of any kind (Bucket in pattern_search.cpp).
     auto bucket = std::find_if(P.buckets.begin(), P.buckets.end(),
@@ -474,10 +514,15 @@ struct PairSearch::Impl {
     if (x1.local < C.dead_below) return;  // no unit can take it (Compact)
     // In (x1, x2) order: pairs complete in the order of x2, so it goes near the end.
     auto at = C.members.end();
-    while (at != C.members.begin() &&
-           (std::prev(at)->x1 > x1.event ||
-            (std::prev(at)->x1 == x1.event && std::prev(at)->x2 > x2.event)))
-      --at;
+    if (x1.event < C.last_x1 || (x1.event == C.last_x1 && x2.event < C.last_x2)) {
+      while (at != C.members.begin() &&
+             (std::prev(at)->x1 > x1.event ||
+              (std::prev(at)->x1 == x1.event && std::prev(at)->x2 > x2.event)))
+        --at;
+    } else {
+      C.last_x1 = x1.event;
+      C.last_x2 = x2.event;
+    }
     C.members.insert(at, PairMember{x1.event, x2.event, x1.local, x2.local,
                                     r.clocks[x1.clock].second, r.clocks[x2.clock].second});
     if (C.members.size() >= 8 && C.members.size() >= 2 * C.compacted) Compact(C, por);
@@ -573,16 +618,11 @@ struct PairSearch::Impl {
   // e0 (earlier) and e3 (now) of thread ts's open region: a unit of each group whose patterns it
   // fits. Its matches in place are recorded now (every pair that ends before e3 is there); the
   // others once no thread's later pairs can fit its window.
-  void FormUnit(ThreadState& ts, ThreadId thread, const RecentAccess& e0, const RecentAccess& e3) {
-    // Most region pairs fit no group: the unit (some 300 bytes) is made only for the others.
-    std::array<uint32_t, kMaxGroups> masks{};
-    bool any = false;
-    for (uint32_t g = 0; g < groups_.size(); ++g) {
-      if (!Eligible(e0.location, g, 0) || !Eligible(e3.location, g, 1)) continue;
-      masks[g] = groups_[g].masks.Of(0, e0.kind) & groups_[g].masks.Of(3, e3.kind);
-      any |= masks[g] != 0;
-    }
-    if (!any) return;
+  // `masks`: the patterns of each group the unit fits (some are not 0: most region pairs fit no
+  // group, and the unit, some 300 bytes, is made only for the others); `place`: that of (e0's
+  // location, e3's) when a straight group has a mask.
+  void FormUnit(ThreadState& ts, ThreadId thread, const RecentAccess& e0, const RecentAccess& e3,
+                const std::array<uint32_t, kMaxGroups>& masks, uint32_t place) {
     // Made in its slot, which a closed unit left as a new one (Close).
     uint32_t at = static_cast<uint32_t>(units_.size());
     if (free_units_.empty()) {
@@ -595,8 +635,7 @@ struct PairSearch::Impl {
     for (uint32_t g = 0; g < groups_.size(); ++g) {
       if (masks[g] == 0) continue;
       u.facets[g].mask = masks[g];
-      u.facets[g].place = groups_[g].straight ? PlaceOf(e0.location, e3.location)
-                                              : PlaceOf(e3.location, e0.location);
+      u.facets[g].place = groups_[g].straight ? place : PlaceOf(e3.location, e0.location);
     }
     u.thread = thread;
     u.e0 = e0.event;

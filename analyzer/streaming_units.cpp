@@ -404,7 +404,9 @@ struct UnitSearch::Impl {
                 const Event& e, uint32_t local, const PorClocks& por) {
     const uint32_t mask = masks_.Of(0, w.kind) & masks_.Of(2, e.kind);
     if (mask == 0) return;
-    Unit u;
+    // Built in a scratch unit whose runs keep their storage: most units are resolved at once.
+    Unit& u = forming_;
+    u.runs.clear();
     u.head = UnitHead{w.event, i,        w.site,
                       e.site,  e.thread, w.kind,
                       e.kind,  mask,     uint64_t{ts.region} << 32 | w.position};
@@ -440,7 +442,7 @@ struct UnitSearch::Impl {
     candidates_ += group->classes.size();
     for (const auto& [c, pairs] : group->classes) Resolve(ts, s, u, c, pairs, por);
     if (i >= last_new_classes_[&s - locations_.data()]) return;  // no class appears after e2
-    s.units.push_back(std::move(u));
+    s.units.push_back(u);
     if (s.units.size() >= 16 && s.units.size() >= 2 * s.units_pruned) PruneUnits(s, por);
   }
 
@@ -745,6 +747,7 @@ struct UnitSearch::Impl {
   std::vector<Knowledge> knowledge_;
   std::vector<uint32_t> open_thresholds_;  // Compact's buffers
   std::vector<uint8_t> keep_;
+  Unit forming_;      // FormUnit's
   uint64_t fed_ = 0;  // events fed
 };
 
