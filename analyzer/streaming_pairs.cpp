@@ -623,7 +623,7 @@ struct PairSearch::Impl {
   // location, e3's) when a straight group has a mask.
   void FormUnit(ThreadState& ts, ThreadId thread, const RecentAccess& e0, const RecentAccess& e3,
                 const std::array<uint32_t, kMaxGroups>& masks, uint32_t place) {
-    // Made in its slot, which a closed unit left as a new one (Close).
+    // Made in its slot, which a closed unit left with no facet (Close); the rest is set here.
     uint32_t at = static_cast<uint32_t>(units_.size());
     if (free_units_.empty()) {
       units_.emplace_back();
@@ -720,7 +720,12 @@ struct PairSearch::Impl {
       }
     }
     Recycle(std::move(u.record));
-    u = Unit{};  // serial 0: free
+    // Free (serial 0), as FormUnit finds a slot: no facet; the lists keep their storage.
+    u.serial = 0;
+    for (Facet& facet : u.facets) {
+      facet.mask = 0;
+      facet.in_place.clear();
+    }
     free_units_.push_back(at);
   }
 
