@@ -31,8 +31,11 @@ constexpr uint32_t kMaxUnitScan = 128;
 constexpr uint64_t kCloseEvery = 1024;
 constexpr uint32_t kNoPlace = ~0u;
 constexpr uint64_t kKnowledgeRefresh = 1 << 16;
-// Region records kept for reuse (their storage), at most.
-constexpr size_t kSpareRecords = 64;
+// Region records kept for reuse (their storage), at most; a record of a region longer than
+// kSpareEvents is not kept (spares hold a few MB at most, and a long region's growth is cheap per
+// event).
+constexpr size_t kSpareRecords = 1024;
+constexpr size_t kSpareEvents = 1024;
 
 using Clock = std::shared_ptr<const std::vector<uint32_t>>;
 
@@ -731,7 +734,8 @@ struct PairSearch::Impl {
 
   // A region record no thread nor unit holds any more is kept for the next region to open.
   void Recycle(std::shared_ptr<const RegionRecord> record) {
-    if (record && record.use_count() == 1 && spare_records_.size() < kSpareRecords)
+    if (record && record.use_count() == 1 && spare_records_.size() < kSpareRecords &&
+        record->events.capacity() <= kSpareEvents)
       spare_records_.push_back(std::const_pointer_cast<RegionRecord>(std::move(record)));
   }
 
