@@ -11,7 +11,6 @@
 #include <stdexcept>
 #include <tuple>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "analyzer/access_class_key.h"
 #include "analyzer/flat_hash_map.h"
@@ -589,24 +588,27 @@ struct PairSearch::Impl {
     por.KnowledgeOf(b, &k.values);
     uint32_t least = ~0u;
     EventIndex oldest = now_;  // regions opened later start after it
-    std::unordered_set<const RegionRecord*> seen;
-    auto add_record = [&](const RegionRecord& r) {
-      if (!seen.insert(&r).second) return;
-      for (const auto& [local, clock] : r.clocks) k.values.push_back(Entry(*clock, b));
-      least = std::min(least, r.Knows(r.first_local, b));
-    };
+    // The records of the other threads' open regions and open units, each once.
+    std::vector<const RegionRecord*>& records = known_records_;
+    records.clear();
     for (ThreadId a = 0; a < por.thread_count(); ++a) {
       if (a == b) continue;
       least = std::min(least, por.LeastKnown(a, b));
       if (a >= threads_.size()) continue;
       ThreadState& as = threads_[a];
       if (as.record && !as.record->events.empty()) {
-        add_record(*as.record);
+        records.push_back(as.record.get());
         oldest = std::min(oldest, as.record->events.front());
       }
     }
     for (const Unit& u : units_) {
-      if (u.serial != 0 && u.thread != b) add_record(*u.record);
+      if (u.serial != 0 && u.thread != b) records.push_back(u.record.get());
+    }
+    std::sort(records.begin(), records.end());
+    records.erase(std::unique(records.begin(), records.end()), records.end());
+    for (const RegionRecord* r : records) {
+      for (const auto& [local, clock] : r->clocks) k.values.push_back(Entry(*clock, b));
+      least = std::min(least, r->Knows(r->first_local, b));
     }
     std::sort(k.values.begin(), k.values.end());
     k.values.erase(std::unique(k.values.begin(), k.values.end()), k.values.end());
@@ -1033,6 +1035,7 @@ struct PairSearch::Impl {
   std::vector<uint32_t> free_units_;
   std::vector<uint32_t> next_free_;                           // FitSlot's scratch
   std::vector<std::shared_ptr<RegionRecord>> spare_records_;  // Recycle
+  std::vector<const RegionRecord*> known_records_;            // KnowledgeAbout's
   uint64_t candidates_ = 0;
   uint64_t serial_ = 0;
   uint64_t fed_ = 0;
