@@ -35,8 +35,8 @@ constexpr size_t kMaxAddrBytes = 10;  // any 64-bit zig-zag delta
 constexpr size_t kMaxSiteBytes = 5;   // a difference of two 32-bit ids: 33 bits zig-zagged
 constexpr size_t kMaxUint32Bytes = 5;
 
-constexpr uint8_t kFirstEventTag = (1 << 3) | 0;  // EventChunk field numbers, wire types
-constexpr uint8_t kCountTag = (2 << 3) | 0;
+constexpr uint8_t kFirstEventTag = (1 << 3) | wire::kVarint;  // EventChunk field numbers
+constexpr uint8_t kCountTag = (2 << 3) | wire::kVarint;
 constexpr uint32_t kRunThreadField = 3;
 constexpr uint32_t kRunLengthField = 4;
 constexpr uint32_t kKindField = 5;
@@ -45,7 +45,6 @@ constexpr uint32_t kSizeField = 7;
 constexpr uint32_t kFlagsField = 8;
 constexpr uint32_t kSiteDeltaField = 9;
 constexpr uint32_t kRepeatsBeforeField = 14;
-constexpr uint8_t kLengthDelimited = 2;
 
 }  // namespace
 
@@ -133,7 +132,7 @@ uint8_t* ChunkBuilder::Encode(uint8_t* out) const {
   };
   for (const Column& column : columns) {
     const size_t length = column.end - column.begin;
-    *out++ = static_cast<uint8_t>(column.field << 3 | kLengthDelimited);
+    *out++ = static_cast<uint8_t>(column.field << 3 | wire::kLengthDelimited);
     wire::PutVarint(out, length);
     std::memcpy(out, column.begin, length);
     out += length;
@@ -153,7 +152,7 @@ size_t ChunkBuilder::RepeatsFieldSize() const {
 
 uint8_t* ChunkBuilder::EncodeRepeats(uint8_t* out) const {
   if (repeats_.empty()) return out;
-  *out++ = static_cast<uint8_t>(kRepeatsBeforeField << 3 | kLengthDelimited);
+  *out++ = static_cast<uint8_t>(kRepeatsBeforeField << 3 | wire::kLengthDelimited);
   wire::PutVarint(out, RepeatsLength());
   uint32_t next = 0;
   for (const auto& [index, repeats] : repeats_) {

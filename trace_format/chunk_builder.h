@@ -11,37 +11,9 @@
 #include "trace_format/per_site_address.h"
 #include "trace_format/per_thread_delta.h"
 #include "trace_format/trace.h"
+#include "trace_format/wire.h"
 
 namespace pecan {
-
-namespace wire {
-
-inline uint64_t ZigZag(int64_t v) {
-  return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63);
-}
-
-// Writes `v` as a protobuf varint (7 bits a byte, low bits first) and moves `out` past it.
-__attribute__((always_inline)) inline void PutVarint(uint8_t*& out, uint64_t v) {
-  uint8_t* p = out;
-  while (v >= 0x80) {
-    *p = static_cast<uint8_t>(v | 0x80);
-    ++p;
-    v >>= 7;
-  }
-  *p = static_cast<uint8_t>(v);
-  out = p + 1;
-}
-
-inline size_t VarintSize(uint64_t v) {
-  size_t n = 1;
-  while (v >= 0x80) {
-    v >>= 7;
-    ++n;
-  }
-  return n;
-}
-
-}  // namespace wire
 
 // Bytes that grow without being zero-filled (a chunk's columns, its encoding, its zstd frame).
 class ByteBuffer {
@@ -108,7 +80,7 @@ class ChunkBuilder {
     uint8_t* addr_out_;
     uint8_t* site_out_;
     uint8_t* size_out_;
-    int64_t site_;  // previous site of the run's thread
+    int64_t site_;                            // previous site of the run's thread
     PerSiteAddressState::Entry* site_addrs_;  // previous address of each site in the chunk
     uint32_t generation_;
     const uint8_t* kinds_;  // the chunk's first kind byte: event i's is kinds_[i]
@@ -193,8 +165,8 @@ class ChunkBuilder {
   uint32_t capacity_ = 0;
 
   ThreadId run_thread_ = kNoRun;
-  uint32_t run_start_ = 0;  // index of the open run's first event
-  uint32_t run_site_ = 0;        // previous site of the open run's thread
+  uint32_t run_start_ = 0;      // index of the open run's first event
+  uint32_t run_site_ = 0;       // previous site of the open run's thread
   PerThreadDeltaState deltas_;  // the same for the other threads
   PerSiteAddressState site_addrs_;
   // Events with repeats before them, as (index in the chunk, count): few, so kept aside.
