@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "trace_format/chunk_codec.h"
+#include "trace_format/chunk_view.h"
 #include "trace_format/error.h"
 #include "trace_format/log.h"
 #include "trace_format/progress.h"
@@ -66,12 +67,14 @@ struct TraceReader::Impl {
 
   // Buffers reused for every chunk: memory stays bounded by the largest chunk.
   std::string payload;
-  std::string decoded;
   ZSTD_DCtx* zstd = nullptr;
-  proto::EventChunk chunk;
+  std::string decoded;  // the chunk `chunk` views
+  ChunkView chunk;
   ChunkDecoder decoder;
-  // The sequential reader's chunk, decoded a slice at a time (NextEvents).
-  proto::EventChunk sequential_chunk;
+  // The sequential reader's chunk, decoded a slice at a time (NextEvents): its own bytes, which
+  // random access in between leaves alone.
+  std::string sequential_decoded;
+  ChunkView sequential_chunk;
   ChunkDecoder sequential_decoder;
   bool sequential_started = false;
   bool warned_unknown_kinds = false;
@@ -233,23 +236,24 @@ struct TraceReader::Impl {
       meta.blocked_threads.push_back(BlockedFromProto(blocked, tables, Where(at)));
   }
 
-  // Decompresses and parses the chunk record in `payload` (read from `offset`) into `into`.
-  void ParseChunk(uint64_t offset, proto::EventChunk& into) {
+  // Decompresses the chunk record in `payload` (read from `offset`) into `bytes` and parses it
+  // into `into`, which views `bytes`.
+  void ParseChunk(uint64_t offset, std::string& bytes, ChunkView& into) {
     const std::string error = DecompressZstdFrame(zstd, payload.data(), payload.size(),
-                                                  framing::kMaxChunkDecodedBytes, decoded);
+                                                  framing::kMaxChunkDecodedBytes, bytes);
     if (!error.empty()) Corrupt(offset, "chunk: " + error);
-    into.Clear();
-    if (!into.ParseFromString(decoded)) Corrupt(offset, "chunk does not parse");
+    if (!into.Parse(bytes)) Corrupt(offset, "chunk does not parse");
     if (!has_footer && (!tables_applied_through || offset > *tables_applied_through)) {
-      ApplyTableEntries(into.new_threads(), into.new_sites(), into.new_modules(), into.new_names(),
-                        tables, Where(offset));
+      const proto::EventChunk& entries = into.tables;
+      ApplyTableEntries(entries.new_threads(), entries.new_sites(), entries.new_modules(),
+                        entries.new_names(), tables, Where(offset));
       tables_applied_through = offset;
     }
   }
 
   // Decompresses and decodes the chunk record in `payload` (read from `offset`).
   void DecodeChunk(uint64_t offset, EventBatch& batch) {
-    ParseChunk(offset, chunk);
+    ParseChunk(offset, decoded, chunk);
     decoder.Decode(chunk, tables.threads.size(), tables.sites.size(), batch, Where(offset),
                    meta.format_major);
     WarnUnknownKinds(decoder);
@@ -368,16 +372,16 @@ bool TraceReader::NextEvents(EventBatch& batch, uint64_t max) {
                              r.index[r.sequential_chunks].offset != offset))
           r.Corrupt(offset, "chunk is not in the footer's index");
         r.payload_hash.Update(r.payload.data(), r.payload.size());
-        r.ParseChunk(offset, r.sequential_chunk);
+        r.ParseChunk(offset, r.sequential_decoded, r.sequential_chunk);
         r.sequential_decoder.Start(r.sequential_chunk, r.tables.threads.size(),
                                    r.tables.sites.size(), r.Where(offset), r.meta.format_major);
-        if (r.sequential_chunk.first_event() != r.sequential_events)
+        if (r.sequential_chunk.first_event != r.sequential_events)
           r.Corrupt(offset, "chunk does not continue the event sequence");
-        r.sequential_events += r.sequential_chunk.count();
+        r.sequential_events += r.sequential_chunk.count;
         ++r.sequential_chunks;
         r.sequential_started = true;
         if (!r.sequential_decoder.DecodeNext(batch, max))
-          batch.Clear(r.sequential_chunk.first_event());  // an empty chunk
+          batch.Clear(r.sequential_chunk.first_event);  // an empty chunk
         r.WarnUnknownKinds(r.sequential_decoder);
         return true;
       }

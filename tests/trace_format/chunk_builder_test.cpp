@@ -19,32 +19,15 @@
 #include "trace_format/trace_writer.h"
 
 using namespace pecan;
+using pecan::testing::BatchOf;
+using pecan::testing::DecodeChunk;
+using pecan::testing::DecodeChunkBytes;
 using pecan::testing::MakeRandomTrace;
 using pecan::testing::RandomTraceShape;
 using pecan::testing::ReferenceChunk;
 using pecan::testing::TempFile;
 
 namespace {
-
-EventBatch BatchOf(const Trace& t, size_t begin, size_t end, uint64_t first_event) {
-  EventBatch batch;
-  batch.first_event = first_event;
-  for (size_t i = begin; i < end; ++i) {
-    batch.thread.push_back(t.thread[i]);
-    batch.kind.push_back(t.kind[i]);
-    batch.flags.push_back(t.flags[i]);
-    batch.size.push_back(t.size[i]);
-    batch.addr.push_back(t.addr[i]);
-    batch.site.push_back(t.site[i]);
-  }
-  // As the reader gives them: the column only when some event has repeats before it.
-  for (size_t i = begin; i < end; ++i) {
-    if (t.RepeatsBefore(i) == 0) continue;
-    for (size_t j = begin; j < end; ++j) batch.repeats_before.push_back(t.RepeatsBefore(j));
-    break;
-  }
-  return batch;
-}
 
 // The builder's encoding of `batch` (which it may already hold other chunks' state for).
 std::string Build(ChunkBuilder& builder, const EventBatch& batch) {
@@ -130,8 +113,8 @@ TEST_CASE("chunk columns in wire format are exactly what protobuf serializes", "
       CHECK(parsed.SerializeAsString() == expected.SerializeAsString());
       EventBatch decoded;
       ChunkDecoder decoder;
-      decoder.Decode(parsed, t.threads.size(), t.sites.size(), decoded, "test",
-                     kTraceFormatMajor);
+      DecodeChunkBytes(decoder, bytes + entries.SerializeAsString(), t.threads.size(),
+                       t.sites.size(), decoded, "test");
       RequireSameEvents(batch, decoded);
     }
   }
@@ -398,21 +381,20 @@ TEST_CASE("the decoder refuses repeat counts that do not fit the chunk", "[chunk
   SECTION("one count too few") {
     chunk.clear_repeats_before();
     for (size_t i = 0; i + 1 < batch.count(); ++i) chunk.add_repeats_before(0);
-    CHECK_THROWS_WITH(decoder.Decode(chunk, t.threads.size(), t.sites.size(), decoded, "f.pecan",
-                                     kTraceFormatMajor),
-                      Catch::Contains("f.pecan: chunk repeat counts disagree"));
+    CHECK_THROWS_WITH(
+        DecodeChunk(decoder, chunk, t.threads.size(), t.sites.size(), decoded, "f.pecan"),
+        Catch::Contains("f.pecan: chunk repeat counts disagree"));
   }
   SECTION("more repeats than the recorder ever leaves out in a row") {
     chunk.clear_repeats_before();
     for (size_t i = 0; i < batch.count(); ++i) chunk.add_repeats_before(i == 5 ? 70000 : 0);
-    CHECK_THROWS_WITH(decoder.Decode(chunk, t.threads.size(), t.sites.size(), decoded, "f.pecan",
-                                     kTraceFormatMajor),
-                      Catch::Contains("event 5 claims 70000 repeats before it"));
+    CHECK_THROWS_WITH(
+        DecodeChunk(decoder, chunk, t.threads.size(), t.sites.size(), decoded, "f.pecan"),
+        Catch::Contains("event 5 claims 70000 repeats before it"));
   }
   SECTION("no column: no repeats") {
     chunk.clear_repeats_before();
-    decoder.Decode(chunk, t.threads.size(), t.sites.size(), decoded, "f.pecan",
-                                     kTraceFormatMajor);
+    DecodeChunk(decoder, chunk, t.threads.size(), t.sites.size(), decoded, "f.pecan");
     CHECK(decoded.repeats_before.empty());
     CHECK(decoded.event(3).repeats_before == 0);
   }
@@ -424,11 +406,13 @@ TEST_CASE("chunks of format 1 (addresses relative to the thread) still decode", 
     EventBatch batch = BatchOf(t, 0, t.size_events(), 0);
     ChunkDecoder decoder;
     EventBatch decoded;
-    decoder.Decode(ReferenceChunk(batch, 1), t.threads.size(), t.sites.size(), decoded, "old", 1);
+    DecodeChunk(decoder, ReferenceChunk(batch, 1), t.threads.size(), t.sites.size(), decoded, "old",
+                1);
     RequireSameEvents(batch, decoded);
     // Read as format 2, the same bytes mean other addresses: the version decides.
     EventBatch misread;
-    decoder.Decode(ReferenceChunk(batch, 1), t.threads.size(), t.sites.size(), misread, "old", 2);
+    DecodeChunk(decoder, ReferenceChunk(batch, 1), t.threads.size(), t.sites.size(), misread, "old",
+                2);
     CHECK(misread.addr != batch.addr);
   }
 }

@@ -1,9 +1,33 @@
 // The reference column encoding, written as directly as FORMAT.md describes it.
 #include "reference_chunk.h"
 
+#include <cstring>
 #include <map>
+#include <memory>
+
+#include "trace_format/chunk_view.h"
+#include "trace_format/error.h"
 
 namespace pecan::testing {
+
+EventBatch BatchOf(const Trace& t, size_t begin, size_t end, uint64_t first_event) {
+  EventBatch batch;
+  batch.first_event = first_event;
+  for (size_t i = begin; i < end; ++i) {
+    batch.thread.push_back(t.thread[i]);
+    batch.kind.push_back(t.kind[i]);
+    batch.flags.push_back(t.flags[i]);
+    batch.size.push_back(t.size[i]);
+    batch.addr.push_back(t.addr[i]);
+    batch.site.push_back(t.site[i]);
+  }
+  for (size_t i = begin; i < end; ++i) {
+    if (t.RepeatsBefore(i) == 0) continue;
+    for (size_t j = begin; j < end; ++j) batch.repeats_before.push_back(t.RepeatsBefore(j));
+    break;
+  }
+  return batch;
+}
 
 proto::EventChunk ReferenceChunk(const EventBatch& events, uint32_t format_major) {
   proto::EventChunk chunk;
@@ -24,7 +48,8 @@ proto::EventChunk ReferenceChunk(const EventBatch& events, uint32_t format_major
     chunk.set_thread_run_length(run, chunk.thread_run_length(run) + 1);
     auto& [addr, site] = previous[t];
     uint64_t& site_addr = previous_at_site[events.site[i]];
-    chunk.add_addr_delta(static_cast<int64_t>(events.addr[i] - (format_major >= 2 ? site_addr : addr)));
+    chunk.add_addr_delta(
+        static_cast<int64_t>(events.addr[i] - (format_major >= 2 ? site_addr : addr)));
     site_addr = events.addr[i];
     chunk.add_site_delta(static_cast<int64_t>(events.site[i]) - static_cast<int64_t>(site));
     chunk.add_size(events.size[i]);
@@ -33,6 +58,24 @@ proto::EventChunk ReferenceChunk(const EventBatch& events, uint32_t format_major
   }
   for (uint16_t repeats : events.repeats_before) chunk.add_repeats_before(repeats);
   return chunk;
+}
+
+void DecodeChunkBytes(ChunkDecoder& decoder, std::string_view bytes, size_t thread_count,
+                      size_t site_count, EventBatch& batch, const std::string& where,
+                      uint32_t format_major) {
+  const auto exact = std::make_unique<char[]>(bytes.size());
+  if (!bytes.empty()) std::memcpy(exact.get(), bytes.data(), bytes.size());
+  ChunkView view;
+  if (!view.Parse(std::string_view(exact.get(), bytes.size())))
+    throw PecanError(where + ": chunk does not parse");
+  decoder.Decode(view, thread_count, site_count, batch, where, format_major);
+}
+
+void DecodeChunk(ChunkDecoder& decoder, const proto::EventChunk& chunk, size_t thread_count,
+                 size_t site_count, EventBatch& batch, const std::string& where,
+                 uint32_t format_major) {
+  DecodeChunkBytes(decoder, chunk.SerializeAsString(), thread_count, site_count, batch, where,
+                   format_major);
 }
 
 }  // namespace pecan::testing
