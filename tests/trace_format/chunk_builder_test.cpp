@@ -11,6 +11,7 @@
 
 #include "random_trace.h"
 #include "reference_chunk.h"
+#include "same_events.h"
 #include "trace_format/chunk_builder.h"
 #include "trace_format/chunk_codec.h"
 #include "trace_format/error.h"
@@ -25,6 +26,7 @@ using pecan::testing::DecodeChunkBytes;
 using pecan::testing::MakeRandomTrace;
 using pecan::testing::RandomTraceShape;
 using pecan::testing::ReferenceChunk;
+using pecan::testing::RequireSameEvents;
 using pecan::testing::TempFile;
 
 namespace {
@@ -44,18 +46,6 @@ std::string Build(ChunkBuilder& builder, const EventBatch& batch) {
   CHECK(end == reinterpret_cast<uint8_t*>(bytes.data()) + bytes.size());
   builder.Clear();
   return bytes;
-}
-
-void RequireSameEvents(const EventBatch& a, const EventBatch& b) {
-  REQUIRE(a.count() == b.count());
-  CHECK(a.first_event == b.first_event);
-  CHECK(a.thread == b.thread);
-  CHECK(a.kind == b.kind);
-  CHECK(a.flags == b.flags);
-  CHECK(a.size == b.size);
-  CHECK(a.addr == b.addr);
-  CHECK(a.site == b.site);
-  CHECK(a.repeats_before == b.repeats_before);
 }
 
 // Every extreme each column can hold: 64-bit address jumps both ways, the largest sizes, site

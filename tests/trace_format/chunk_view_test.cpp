@@ -13,6 +13,7 @@
 
 #include "random_trace.h"
 #include "reference_chunk.h"
+#include "same_events.h"
 #include "trace_format/chunk_codec.h"
 #include "trace_format/chunk_view.h"
 #include "trace_format/error.h"
@@ -25,6 +26,7 @@ using pecan::testing::DecodeChunkBytes;
 using pecan::testing::MakeRandomTrace;
 using pecan::testing::RandomTraceShape;
 using pecan::testing::ReferenceChunk;
+using pecan::testing::RequireSameEvents;
 using Chunk = pecan::proto::EventChunk;
 
 namespace {
@@ -199,21 +201,9 @@ EventBatch Decode(const Fixture& x, std::string_view bytes) {
   return batch;
 }
 
-void CheckSameEvents(const EventBatch& a, const EventBatch& b) {
-  REQUIRE(a.count() == b.count());
-  CHECK(a.first_event == b.first_event);
-  CHECK(a.thread == b.thread);
-  CHECK(a.kind == b.kind);
-  CHECK(a.flags == b.flags);
-  CHECK(a.size == b.size);
-  CHECK(a.addr == b.addr);
-  CHECK(a.site == b.site);
-  CHECK(a.repeats_before == b.repeats_before);
-}
-
 // `bytes` read as the same chunk as `x`'s: the same events and table entries.
 void CheckReadsAsTheChunk(const Fixture& x, const std::string& bytes) {
-  CheckSameEvents(Decode(x, bytes), BatchOf(x.trace, 0, x.trace.size_events(), 4242));
+  RequireSameEvents(Decode(x, bytes), BatchOf(x.trace, 0, x.trace.size_events(), 4242));
   ChunkView view;
   REQUIRE(view.Parse(bytes));
   CHECK(view.tables.SerializeAsString() == x.fields.tables);
@@ -407,7 +397,7 @@ TEST_CASE("a 10-byte varint in a column reads as protobuf reads it", "[chunk-vie
     const std::string chunk = WriterLayout(f, column.field, first + varints.substr(first_size));
     Chunk parsed;
     REQUIRE(parsed.ParseFromString(chunk));
-    CheckSameEvents(Decode(x, chunk), Decode(x, parsed.SerializeAsString()));
+    RequireSameEvents(Decode(x, chunk), Decode(x, parsed.SerializeAsString()));
   }
 }
 
