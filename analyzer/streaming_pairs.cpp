@@ -28,13 +28,15 @@ constexpr uint32_t kMaxUnitScan = 128;
 // Events between two looks for the units every thread knows, and between two refreshes of what
 // the threads may know of one (the compaction's thresholds).
 constexpr uint64_t kCloseEvery = 1024;
-constexpr uint32_t kNoPlace = ~0u;
 constexpr uint64_t kKnowledgeRefresh = 1 << 16;
 // Region records kept for reuse (their storage), at most; a record of a region longer than
 // kSpareEvents is not kept (spares hold a few MB at most, and a long region's growth is cheap per
 // event).
 constexpr size_t kSpareRecords = 1024;
 constexpr size_t kSpareEvents = 1024;
+
+// No place (a region pair no group makes a member or a straight unit of).
+constexpr uint32_t kNoPlace = ~0u;
 
 using Clock = std::shared_ptr<const std::vector<uint32_t>>;
 
