@@ -162,7 +162,9 @@ class AccessKeyer {
 
   // The key of access `i`, or kNoKey (not an access: a FREE or ALLOC starts a new version).
   static constexpr uint32_t kNoKey = ~0u;
-  uint32_t Add(EventIndex i, ThreadId thread, EventKind kind, uint64_t addr, uint32_t raw_size) {
+  // Inline: the first pass calls it for every event.
+  __attribute__((always_inline)) uint32_t Add(EventIndex i, ThreadId thread, EventKind kind,
+                                              uint64_t addr, uint32_t raw_size) {
     if (kind == EventKind::kFree || kind == EventKind::kAlloc) {
       ++allocation_events_;
       const uint64_t begin = addr;

@@ -27,9 +27,8 @@ bool LocksExclude(const LockAddressSet& x, const LockAddressSet& y) {
          SortedIntersect(x.shared, y.exclusive);
 }
 
-void HeldLocks::Visit(EventIndex i, const Event& e) {
+void HeldLocks::VisitLockEvent(EventIndex i, const Event& e) {
   const bool acquire = IsAcquire(e.kind);
-  if (!acquire && !IsRelease(e.kind)) return;
   const ThreadId t = e.thread;
   if (t >= holds_.size()) {
     holds_.resize(t + 1);

@@ -12,6 +12,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "trace_format/event_kind.h"
 #include "trace_format/trace.h"
 
 namespace pecan {
@@ -43,8 +44,11 @@ class HeldLocks {
     static const std::vector<Hold> kNone;
     return t < holds_.size() ? holds_[t] : kNone;
   }
-  // Feeds the next event in trace order, event `i` of the trace.
-  void Visit(EventIndex i, const Event& e);
+  // Feeds the next event in trace order, event `i` of the trace. Inline: most events are not lock
+  // events, and both passes feed every event.
+  void Visit(EventIndex i, const Event& e) {
+    if (IsAcquire(e.kind) || IsRelease(e.kind)) VisitLockEvent(i, e);
+  }
   // True when the two address sets share a lock that excludes (not both in read mode).
   bool Exclusive(uint32_t a, uint32_t b);
   size_t SetCount() const { return sets_.size(); }
@@ -57,6 +61,7 @@ class HeldLocks {
       return static_cast<size_t>(h);
     }
   };
+  void VisitLockEvent(EventIndex i, const Event& e);
   uint32_t Intern(const std::vector<Hold>& holds);
 
   std::vector<std::vector<Hold>> holds_;  // per thread, outermost first

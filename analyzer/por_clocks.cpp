@@ -171,32 +171,39 @@ struct PorClocks::Impl {
     }
     const PorStep step{local, current_version[t]};
 
-    // Sending side.
-    const MessageRef self{t, local, i, current[t]};
+    // Sending side. The message is made only for an event that sends one: it copies the clock's
+    // shared pointer, and most events are plain accesses.
+    auto self = [&] { return MessageRef{t, local, i, current[t]}; };
     switch (e.kind) {
       case EventKind::kFork:
-        if (e.addr < n) fork_message[e.addr] = self;
+        if (e.addr < n) fork_message[e.addr] = self();
         break;
       case EventKind::kNotify:
       case EventKind::kNotifyAll:
-        AddNotify(e.addr, NotifyRecord{self, e.kind == EventKind::kNotifyAll, false});
+        AddNotify(e.addr, NotifyRecord{self(), e.kind == EventKind::kNotifyAll, false});
         break;
       case EventKind::kBarrierArrive:
-        Arrive(e, self);
+        Arrive(e, self());
         break;
       case EventKind::kSemPost:
-        semaphores[e.addr].posts.push_back(self);
+        semaphores[e.addr].posts.push_back(self());
         break;
       case EventKind::kHbRelease:
-        hb_keys[e.addr].Add(self);
+        hb_keys[e.addr].Add(self());
+        break;
+      case EventKind::kWrite:
+        // A plain write ends the release sequences of its address; it sends nothing.
+        if (!release_sequences.empty()) {
+          auto it = release_sequences.find(e.addr);
+          if (it != release_sequences.end()) it->second.Clear();
+        }
         break;
       case EventKind::kAtomicStore:
       case EventKind::kAtomicRmw:
-      case EventKind::kWrite:
-        WriteLocation(e, self);
+        WriteAtomic(e, self());
         break;
       case EventKind::kFence:
-        if (IsReleaseOrder(e.flags)) release_fence[t] = self;
+        if (IsReleaseOrder(e.flags)) release_fence[t] = self();
         break;
       default:
         break;
@@ -324,13 +331,8 @@ struct PorClocks::Impl {
     }
   }
 
-  void WriteLocation(const Event& e, const MessageRef& self) {
-    if (e.kind == EventKind::kWrite) {
-      // Plain writes only matter where atomics live; do not grow the map for them.
-      auto it = release_sequences.find(e.addr);
-      if (it != release_sequences.end()) it->second.Clear();
-      return;
-    }
+  // An atomic store or read-modify-write: the release sequence it heads or continues.
+  void WriteAtomic(const Event& e, const MessageRef& self) {
     std::optional<MessageRef> carried;
     if (IsReleaseOrder(e.flags)) {
       carried = self;

@@ -113,8 +113,7 @@ bool ChunkDecoder::DecodeNext(EventBatch& batch, uint64_t max) {
   std::memcpy(batch.kind.data(), chunk.kind.data + first, count);
   std::memcpy(batch.flags.data(), chunk.flags.data + first, count);
   TakeInto(sizes_, batch.size.data(), count);
-  for (uint64_t i = 0; i < count; ++i)
-    if (static_cast<uint8_t>(batch.kind[i]) >= kEventKindCount) saw_unknown_kinds_ = true;
+  if (wire::MaxByte(chunk.kind.data + first, count) >= kEventKindCount) saw_unknown_kinds_ = true;
 
   // The loop below keeps these in registers, not reloaded from the decoder or the batch.
   PerSiteAddressState::Entry* const site_addrs = site_addrs_.entries();

@@ -89,4 +89,19 @@ inline size_t CountVarints(const uint8_t* p, const uint8_t* end) {
   return n;
 }
 
+// The greatest of the `n` bytes at `p` (0 for none).
+inline uint8_t MaxByte(const uint8_t* p, size_t n) {
+  // Blocks of a fixed size, as in CountVarints, so that GCC's -O2 vectorizes the inner loop.
+  constexpr size_t kBlock = 128;
+  uint8_t max = 0;
+  size_t i = 0;
+  for (; n - i >= kBlock; i += kBlock) {
+    uint8_t block_max = 0;
+    for (size_t k = 0; k < kBlock; ++k) block_max = p[i + k] > block_max ? p[i + k] : block_max;
+    max = block_max > max ? block_max : max;
+  }
+  for (; i < n; ++i) max = p[i] > max ? p[i] : max;
+  return max;
+}
+
 }  // namespace pecan::wire
