@@ -1,0 +1,55 @@
+// HugePageHeap: the heap a program grows is collapsed into huge pages where the kernel allows it,
+// and its bytes are left as they were.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "analyzer/huge_pages.h"
+
+using namespace pecan;
+
+namespace {
+
+// The process's anonymous memory in huge pages, from /proc/self/smaps_rollup (0 if unreadable).
+uint64_t AnonHugeBytes() {
+  std::ifstream in("/proc/self/smaps_rollup");
+  std::string name;
+  uint64_t kb = 0;
+  while (in >> name) {
+    if (name == "AnonHugePages:" && in >> kb) return kb * 1024;
+  }
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("HugePageHeap collapses the heap grown under it and keeps its bytes", "[memory]") {
+  HugePageHeap heap;
+  // 16 MiB in blocks of 64 KiB: below malloc's mmap threshold, so they come from the heap.
+  constexpr size_t kBlock = 64 << 10;
+  std::vector<std::unique_ptr<uint8_t[]>> blocks;
+  for (size_t b = 0; b < 256; ++b) {
+    blocks.emplace_back(new uint8_t[kBlock]);
+    for (size_t k = 0; k < kBlock; ++k) blocks[b][k] = static_cast<uint8_t>(b * 31 + k / 7);
+  }
+  const uint64_t huge_before = AnonHugeBytes();
+  const size_t collapsed = heap.Follow();
+  for (size_t b = 0; b < blocks.size(); ++b) {
+    for (size_t k = 0; k < kBlock; ++k) {
+      if (blocks[b][k] != static_cast<uint8_t>(b * 31 + k / 7))
+        FAIL("byte " << k << " of block " << b);
+    }
+  }
+  CHECK(heap.Follow() == 0);  // the heap has not grown since
+  if (collapsed == 0) {
+    WARN("this kernel did not collapse the heap (MADV_COLLAPSE needs Linux 6.1 and THP on)");
+  } else {
+    CHECK(collapsed % (2 << 20) == 0);
+    CHECK(collapsed >= 8 << 20);  // most of the 16 MiB
+    CHECK(AnonHugeBytes() >= huge_before + collapsed);
+  }
+}
