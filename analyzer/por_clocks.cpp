@@ -381,6 +381,10 @@ std::shared_ptr<const std::vector<uint32_t>> PorClocks::CurrentClock(ThreadId t)
   return impl_->current[t];
 }
 
+const std::vector<uint32_t>& PorClocks::CurrentClockView(ThreadId t) const {
+  return *impl_->current[t];
+}
+
 uint32_t PorClocks::LeastKnown(ThreadId t, ThreadId u) const {
   const Impl& s = *impl_;
   if (s.final_event[t] == kNoEvent || (s.events[t] > 0 && s.last_event[t] >= s.final_event[t]))

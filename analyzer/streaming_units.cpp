@@ -251,7 +251,7 @@ struct UnitSearch::Impl {
     const bool new_clock = ts.events_seen == 0 || step.version != ts.version;
     ts.version = step.version;
     ++ts.events_seen;
-    if (new_clock) Wake(e.thread, *por.CurrentClock(e.thread));
+    if (new_clock) Wake(e.thread, por.CurrentClockView(e.thread));
     if (region != ts.region) {
       ts.region = region;
       ts.first_local = local;
@@ -274,7 +274,7 @@ struct UnitSearch::Impl {
     const LocationInfo& info = infos_[l];
     const bool created = cls.created;
     const uint32_t c = ClassOf(s, cls);
-    const std::vector<uint32_t>& clock = *por.CurrentClock(e.thread);
+    const std::vector<uint32_t>& clock = por.CurrentClockView(e.thread);
     // What waited for this class's next member, and the units before its first.
     if (!s.classes[c].pending.empty()) Settle(s, c, Member{i, local}, &clock);
     if (created) TryUnits(s, c, i, clock);
