@@ -1,8 +1,8 @@
 // HugePageHeap: has the kernel back the malloc heap with transparent huge pages (2 MiB) as the
 // heap grows. The streaming analysis keeps tens of megabytes of per-location state and reads it
 // in no order; with 4 KiB pages the TLB covers a few megabytes of it, so a read that misses the
-// cache also walks the page tables. Side by side at 10^7 events, all patterns, the analysis took 0.93–0.95
-// times the CPU time it takes without (bench/analyzer/README.md).
+// cache also walks the page tables. Side by side at 10^7 events, all patterns, the analysis took
+// 0.93–0.95 times the CPU time it takes without (bench/analyzer/README.md).
 //
 // Only where the kernel allows it: Linux 6.1 or later (MADV_COLLAPSE), with transparent huge
 // pages not set to "never". Elsewhere the heap keeps its small pages and nothing else changes.
