@@ -80,11 +80,13 @@ TEST_CASE(
     REQUIRE(verdicts.contains("observed_hang"));
     CHECK(verdicts["observed_hang"]["kind"] == stuck.kind);
     CHECK(verdicts["observed_hang"]["error"].is_null());
-    // The recorded clip stops the same way on every replay (given the recording's time to
-    // re-live the run, as hunt gives it).
+    // The recorded clip stops the same way on every replay, given the time to re-live the run
+    // step by step: spin_forever's 2 s of recording are about 20,000 steps, which a replay
+    // follows at about 5,000 a second here and at half that under a loaded `ctest -j2` (a 7 s
+    // bound ran out 4 steps short there).
     for (int i = 0; i < 3; ++i) {
       e2e::PecanRun replay = e2e::RunPecan(
-          {"replay", "--json", "--timeout", "7", out + "/clips/recorded.clip", "--", program},
+          {"replay", "--json", "--timeout", "15", out + "/clips/recorded.clip", "--", program},
           out + "-replay.log", 60);
       const nlohmann::json verdict = e2e::LastJsonLine(replay.output);
       INFO("replay " << i << ":\n" << replay.output);
