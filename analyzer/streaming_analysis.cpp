@@ -26,6 +26,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Events between two looks at the heap's growth (HugePageHeap::Follow), in both passes.
+constexpr EventIndex kFollowHeapEvery = EventIndex{1} << 16;
+
 double SecondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
@@ -61,7 +64,7 @@ bool Streams(const AnalysisOptions& options) {
 AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& options,
                                 bool show_progress, bool log_warnings) {
   const Clock::time_point start = Clock::now();
-  HugePageHeap heap;  // followed every 64 Ki events of both passes
+  HugePageHeap heap;
   const std::vector<Pattern> patterns = SelectPatterns(options.patterns);
   const bool deadlocks = SelectsDeadlocks(options.patterns);
   KeptAccesses kept(LocationFilterFor(options));
@@ -78,7 +81,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
     events = ForEachEvent(
         reader, show_progress, "reading the trace (1 of 2: its locations)", 0,
         [&](EventIndex i, const Event& e) {
-          if ((i & 0xFFFF) == 0) heap.Follow();
+          if (i % kFollowHeapEvery == 0) heap.Follow();
           kept.Scan(i, e);
           if (e.kind == EventKind::kSemPost || e.kind == EventKind::kSemWait) semaphores.Scan(e);
           // A fork before its child's first event (so forkers form no
@@ -167,7 +170,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   TraceReader reader(path, log_warnings);
   const uint64_t read =
       ForEachEvent(reader, show_progress, label, events, [&](EventIndex i, const Event& e) {
-        if ((i & 0xFFFF) == 0) heap.Follow();
+        if (i % kFollowHeapEvery == 0) heap.Follow();
         const LocationId l = kept.Locate(i, e);
         if (IsAccess(e.kind) && l == kNoLocation) return;  // an access no pattern can use
         const uint32_t lockset = locks.Current(e.thread);
