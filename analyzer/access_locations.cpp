@@ -15,10 +15,17 @@ namespace pecan {
 namespace {
 
 // Which FREE/ALLOC last covered each byte: disjoint painted intervals, start -> (end, version).
+// Versions are numbered in the order of their paints.
 class AllocationVersions {
  public:
   void Paint(uint64_t begin, uint64_t end, uint32_t version) {
     if (begin >= end) return;
+    if (((end - 1) >> kPageBits) - (begin >> kPageBits) >= kMaxMarkedPages) {
+      wide_paint_ = version;
+    } else {
+      for (uint64_t page = begin >> kPageBits; page <= (end - 1) >> kPageBits; ++page)
+        page_paints_[PageSlot(page)] = version;
+    }
     // Split intervals straddling begin and end, then drop everything inside.
     SplitAt(begin);
     SplitAt(end);
@@ -31,8 +38,22 @@ class AllocationVersions {
     --it;
     return addr < it->second.first ? it->second.second : 0;
   }
+  // False when no paint after version `seen` covered `addr`, so VersionAt(addr) is as it was
+  // then; true when one may have. Without a walk of the intervals: a paint marks the pages it
+  // covers (in slots shared by many pages), or, if it covers many, all of them.
+  bool MayHaveRepainted(uint64_t addr, uint32_t seen) const {
+    return wide_paint_ > seen || page_paints_[PageSlot(addr >> kPageBits)] > seen;
+  }
 
  private:
+  static constexpr int kPageBits = 12;
+  static constexpr uint64_t kMaxMarkedPages = 64;
+  static constexpr size_t kPageSlots = 4096;
+  static size_t PageSlot(uint64_t page) {
+    return static_cast<size_t>((page ^ ((page >> 12) * 0x9E3779B97F4A7C15ull >> 52)) &
+                               (kPageSlots - 1));
+  }
+
   void SplitAt(uint64_t point) {
     auto it = intervals_.upper_bound(point);
     if (it == intervals_.begin()) return;
@@ -45,6 +66,9 @@ class AllocationVersions {
     }
   }
   std::map<uint64_t, std::pair<uint64_t, uint32_t>> intervals_;
+  // The latest paint of each page slot, and of every page (a paint of many pages).
+  std::vector<uint32_t> page_paints_ = std::vector<uint32_t>(kPageSlots, 0);
+  uint32_t wide_paint_ = 0;
 };
 
 // What the pass knows of one (address, size): the key of its current allocation version.
@@ -182,11 +206,13 @@ class AccessKeyer {
     KeyState& state = states_.FindOrInsert(addr, size, &inserted);
     const auto frees_seen = static_cast<uint32_t>(allocation_events_);
     if (inserted || state.frees_seen != frees_seen) {
-      const uint32_t version = allocation_events_ == 0 ? 0 : versions_.VersionAt(addr);
-      if (inserted || version != state.version) {
-        state.version = version;
-        state.key = static_cast<uint32_t>(key_count_++);
-        if (record_) keys_.push_back(KeyInfo{addr, i, size, version, thread});
+      if (inserted || versions_.MayHaveRepainted(addr, state.frees_seen)) {
+        const uint32_t version = allocation_events_ == 0 ? 0 : versions_.VersionAt(addr);
+        if (inserted || version != state.version) {
+          state.version = version;
+          state.key = static_cast<uint32_t>(key_count_++);
+          if (record_) keys_.push_back(KeyInfo{addr, i, size, version, thread});
+        }
       }
       state.frees_seen = frees_seen;
     }
@@ -425,7 +451,6 @@ struct KeptAccesses::Impl {
       return MixHash(h);
     }
   };
-  bool track_classes = false;
   HeldLocks locks;
   // The classes seen, in the table's slots (a lookup is one cache miss); the value is unused.
   // Before it, some seen lately, by hash: most lookups end there, in a cache-sized array.
@@ -474,10 +499,10 @@ KeptAccesses::KeptAccesses(const LocationFilter& filter) : impl_(std::make_uniqu
 
 KeptAccesses::~KeptAccesses() = default;
 
-void KeptAccesses::Scan(EventIndex i, const Event& e) {
+void KeptAccesses::ScanAccess(EventIndex i, const Event& e) {
   Impl& s = *impl_;
   const uint32_t key = s.first.Add(i, e.thread, e.kind, e.addr, e.size);
-  if (!s.track_classes) return;
+  if (!track_classes_) return;
   // Only the classes of a key accessed by two threads are followed: its first such access is a
   // new class (the table has none of the key's yet), at or after every earlier access; a key one
   // thread alone accesses has its last access as bound (Decide).
@@ -494,11 +519,14 @@ void KeptAccesses::Scan(EventIndex i, const Event& e) {
       s.new_class_by_key[key] = i;
     }
   }
-  s.locks.Visit(i, e);
+}
+
+void KeptAccesses::ScanLockEvent(EventIndex i, const Event& e) {
+  impl_->locks.Visit(i, e);
 }
 
 void KeptAccesses::TrackClasses() {
-  impl_->track_classes = true;
+  track_classes_ = true;
 }
 
 void KeptAccesses::Decide() {
@@ -516,7 +544,7 @@ void KeptAccesses::Decide() {
     if (merged.location_of_key[k] != kNoLocation) impl_->last_of_bytes.push_back(keys[k].last);
   std::sort(impl_->last_of_bytes.begin(), impl_->last_of_bytes.end());
   impl_->all_locations = merged.all_locations;
-  if (impl_->track_classes) {
+  if (track_classes_) {
     // A class of a location is one of a key of it (a key fixes the bytes): the last new one of
     // its keys' is at or after its last new class. A key one thread alone accessed was not
     // followed (Scan): its last access stands for it.

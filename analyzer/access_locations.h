@@ -94,7 +94,15 @@ class KeptAccesses {
   KeptAccesses(const KeptAccesses&) = delete;
   KeptAccesses& operator=(const KeptAccesses&) = delete;
 
-  void Scan(EventIndex i, const Event& e);
+  // Inline: the first pass calls it for every event, and most need no more than a look at their
+  // kind (held locks matter only to the access classes).
+  void Scan(EventIndex i, const Event& e) {
+    if (IsAccess(e.kind) || e.kind == EventKind::kFree || e.kind == EventKind::kAlloc) {
+      ScanAccess(i, e);
+    } else if (track_classes_ && (IsAcquire(e.kind) || IsRelease(e.kind))) {
+      ScanLockEvent(i, e);
+    }
+  }
   // Before the first Scan: also follow the access classes (thread, site, kind, lock addresses
   // held, bytes) for LastNewClasses. Memory: one entry per distinct class and address key.
   void TrackClasses();
@@ -120,8 +128,11 @@ class KeptAccesses {
   const std::vector<EventIndex>& LastNewClasses() const;
 
  private:
+  void ScanAccess(EventIndex i, const Event& e);  // an access, FREE or ALLOC
+  void ScanLockEvent(EventIndex i, const Event& e);
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  bool track_classes_ = false;
 };
 
 }  // namespace pecan
