@@ -15,6 +15,7 @@
 #include "analyzer/access_class_key.h"
 #include "analyzer/flat_hash_map.h"
 #include "analyzer/site_shares.h"
+#include "analyzer/unit_group_keys.h"
 #include "analyzer/window_prefilter.h"
 
 namespace pecan {
@@ -162,6 +163,7 @@ struct Place {
   FlatIdTable ids{8};
   std::vector<std::pair<uint32_t, Order>> buckets;   // lock addresses of x1 -> their first pair
   std::vector<UnitGroup> groups;                     // every unit formed, for the candidate count
+  UnitGroupKeys group_keys;                          // theirs, by index
   std::vector<std::pair<uint32_t, uint64_t>> units;  // (unit, serial) formed; some closed
   size_t units_compacted = 0;
   bool released = false;  // neither location is accessed again: its units are resolved
@@ -667,12 +669,13 @@ struct PairSearch::Impl {
       Facet& facet = u.facets[g];
       if (facet.mask == 0) continue;
       Place& P = places_[facet.place];
-      auto group = std::find_if(P.groups.begin(), P.groups.end(), [&](const UnitGroup& x) {
-        return x.group == g && x.thread == u.thread && x.mask == facet.mask &&
-               x.prefilter == u.prefilter;
+      const size_t found = P.group_keys.Find(u.thread, facet.mask, g, u.prefilter, [&](size_t k) {
+        return P.groups[k].group == g && P.groups[k].prefilter == u.prefilter;
       });
+      auto group = P.groups.begin() + static_cast<std::ptrdiff_t>(found);
       if (group == P.groups.end()) {
         group = P.groups.insert(group, UnitGroup{g, u.thread, facet.mask, u.prefilter, 0, {}});
+        P.group_keys.Add(u.thread, facet.mask, g, u.prefilter);
         for (uint32_t c = 0; c < P.classes.size(); ++c) {
           const uint32_t pairs = Pairs(g, u.thread, facet.mask, u.prefilter, P.classes[c]);
           if (pairs != 0) group->classes.emplace_back(c, pairs);

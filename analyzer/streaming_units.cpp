@@ -14,6 +14,7 @@
 #include "analyzer/flat_hash_map.h"
 #include "analyzer/location_lists.h"
 #include "analyzer/site_shares.h"
+#include "analyzer/unit_group_keys.h"
 #include "analyzer/window_prefilter.h"
 
 namespace pecan {
@@ -123,6 +124,7 @@ struct LocationState {
   std::vector<Unit> units;
   size_t units_pruned = 0;
   std::vector<UnitGroup> unit_groups;  // every unit formed, for the candidate count
+  UnitGroupKeys unit_group_keys;       // theirs, by index
   std::vector<Pending> pending;
   std::vector<uint32_t> free_pending;  // entries of `pending` no longer in use
   bool sealed = false;
@@ -428,11 +430,13 @@ struct UnitSearch::Impl {
     }
     u.prefilter =
         WindowPrefilter::Of(u.lo, u.hi, u.runs.size(), [&](size_t r) { return u.runs[r].lockset; });
-    auto group = std::find_if(s.unit_groups.begin(), s.unit_groups.end(), [&](const UnitGroup& g) {
-      return g.thread == u.head.thread && g.mask == mask && g.prefilter == u.prefilter;
+    const size_t found = s.unit_group_keys.Find(u.head.thread, mask, 0, u.prefilter, [&](size_t k) {
+      return s.unit_groups[k].prefilter == u.prefilter;
     });
+    auto group = s.unit_groups.begin() + static_cast<std::ptrdiff_t>(found);
     if (group == s.unit_groups.end()) {
       group = s.unit_groups.insert(group, UnitGroup{u.head.thread, mask, u.prefilter, 0, {}});
+      s.unit_group_keys.Add(u.head.thread, mask, 0, u.prefilter);
       for (uint32_t c = 0; c < s.classes.size(); ++c) {
         const uint32_t pairs = Pairs(u.head.thread, mask, u.prefilter, s.classes[c]);
         if (pairs != 0) group->classes.emplace_back(c, pairs);
