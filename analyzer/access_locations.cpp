@@ -463,34 +463,6 @@ struct KeptAccesses::Impl {
   uint64_t allocation_events = 0;
   // The bytes of the kept locations of every version, merged: [begin, end), sorted.
   std::vector<std::pair<uint64_t, uint64_t>> kept_bytes;
-  // Locate's recent answers by address. The location of an address depends only on its
-  // allocation version: a FREE or ALLOC forgets the answers for its bytes, or all of them
-  // (`epoch`) for a block of over kForgetBytes. An address outside kept_bytes has its answer
-  // always (kAlways).
-  static constexpr uint64_t kAlways = ~uint64_t{0};
-  static constexpr uint64_t kForgetBytes = 4096;
-  struct Located {
-    uint64_t addr = ~uint64_t{0};
-    uint64_t epoch = 0;
-    LocationId location = kNoLocation;
-  };
-  // The slot of an address: the bytes of one 8-byte word share one, and the words of a 32 KiB
-  // span have distinct ones (a block's bytes are forgotten slot by slot).
-  static size_t LocatedSlot(uint64_t addr) {
-    return ((addr >> 3) ^ ((addr >> 15) * 0x9E3779B97F4A7C15ull >> 52)) & 4095;
-  }
-  void Forget(uint64_t begin, uint64_t end) {
-    if (end - begin > kForgetBytes) {
-      ++epoch;
-      return;
-    }
-    for (uint64_t word = begin >> 3; word <= (end - 1) >> 3; ++word) {
-      Located& known = located[LocatedSlot(word << 3)];
-      if (known.addr >> 3 == word) known.addr = ~uint64_t{0};
-    }
-  }
-  uint64_t epoch = 0;
-  std::vector<Located> located = std::vector<Located>(4096);
 };
 
 KeptAccesses::KeptAccesses(const LocationFilter& filter) : impl_(std::make_unique<Impl>()) {
@@ -584,27 +556,36 @@ bool KeptAccesses::Keeps(EventIndex i, const Event& e) {
   return !IsAccess(e.kind) || l != kNoLocation;
 }
 
+void KeptAccesses::Forget(uint64_t begin, uint64_t end) {
+  if (end - begin > kForgetBytes) {
+    ++epoch_;
+    return;
+  }
+  for (uint64_t word = begin >> 3; word <= (end - 1) >> 3; ++word) {
+    Located& known = located_[LocatedSlot(word << 3)];
+    if (known.addr >> 3 == word) known.addr = ~uint64_t{0};
+  }
+}
+
 // An access lies inside the location of its (address, size, version) key: locations of one
 // version are disjoint ranges, so the address and the version in force there find it, and the
 // second pass needs no table of keys.
-LocationId KeptAccesses::Locate(EventIndex, const Event& e) {
+LocationId KeptAccesses::LocateMissed(EventIndex, const Event& e) {
   Impl& s = *impl_;
   if (e.kind == EventKind::kFree || e.kind == EventKind::kAlloc) {  // as AccessKeyer::Add
     ++s.allocation_events;
     const uint64_t end = e.addr + std::max<uint32_t>(e.size, 1);
     s.versions.Paint(e.addr, end, static_cast<uint32_t>(s.allocation_events));
-    s.Forget(e.addr, end);
+    Forget(e.addr, end);
     return kNoLocation;
   }
   if (!IsAccess(e.kind)) return kNoLocation;
-  Impl::Located& known = s.located[Impl::LocatedSlot(e.addr)];
-  if (known.addr == e.addr && (known.epoch == s.epoch || known.epoch == Impl::kAlways))
-    return known.location;
+  Located& known = located_[LocatedSlot(e.addr)];
   const auto bytes = std::upper_bound(
       s.kept_bytes.begin(), s.kept_bytes.end(), e.addr,
       [](uint64_t addr, const std::pair<uint64_t, uint64_t>& r) { return addr < r.first; });
   if (bytes == s.kept_bytes.begin() || e.addr >= std::prev(bytes)->second) {
-    known = Impl::Located{e.addr, Impl::kAlways, kNoLocation};
+    known = Located{e.addr, kAlways, kNoLocation};
     return kNoLocation;
   }
   const uint32_t version = s.allocation_events == 0 ? 0 : s.versions.VersionAt(e.addr);
@@ -619,7 +600,7 @@ LocationId KeptAccesses::Locate(EventIndex, const Event& e) {
     if (l.version == version && e.addr < l.end)
       found = static_cast<LocationId>(std::prev(after) - s.locations.begin());
   }
-  known = Impl::Located{e.addr, s.epoch, found};
+  known = Located{e.addr, epoch_, found};
   return found;
 }
 

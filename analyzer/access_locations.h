@@ -111,7 +111,18 @@ class KeptAccesses {
   // Instead of Keeps, for a reader that needs the location: the LocationId the table would give
   // access `i` (kNoLocation: not an access, or its location is dropped). Ids and the accessors
   // below are LocationTable's (Info, FreesBegin, AllLocations).
-  LocationId Locate(EventIndex i, const Event& e);
+  // Inline: the second pass calls it for every event, and most accesses find their answer among
+  // the recent ones.
+  LocationId Locate(EventIndex i, const Event& e) {
+    if (IsAccess(e.kind)) {
+      const Located& known = located_[LocatedSlot(e.addr)];
+      if (known.addr == e.addr && (known.epoch == epoch_ || known.epoch == kAlways))
+        return known.location;
+    } else if (e.kind != EventKind::kFree && e.kind != EventKind::kAlloc) {
+      return kNoLocation;
+    }
+    return LocateMissed(i, e);
+  }
   const std::vector<LocationInfo>& Locations() const;  // after Decide, by LocationId
   // Each FREE with a kept location its block overlaps (LocationTable::FreesBegin), by event.
   const std::vector<std::pair<EventIndex, LocationId>>& Frees() const;
@@ -130,6 +141,29 @@ class KeptAccesses {
  private:
   void ScanAccess(EventIndex i, const Event& e);  // an access, FREE or ALLOC
   void ScanLockEvent(EventIndex i, const Event& e);
+  // Locate for a FREE, an ALLOC or an access whose address has no recent answer.
+  LocationId LocateMissed(EventIndex i, const Event& e);
+
+  // Locate's recent answers by address. The location of an address depends only on its
+  // allocation version: a FREE or ALLOC forgets the answers for its bytes, or all of them
+  // (`epoch_`) for a block of over kForgetBytes. An address outside the kept locations' bytes
+  // has its answer always (kAlways).
+  static constexpr uint64_t kAlways = ~uint64_t{0};
+  static constexpr uint64_t kForgetBytes = 4096;
+  struct Located {
+    uint64_t addr = ~uint64_t{0};
+    uint64_t epoch = 0;
+    LocationId location = kNoLocation;
+  };
+  // The slot of an address: the bytes of one 8-byte word share one, and the words of a 32 KiB
+  // span have distinct ones (a block's bytes are forgotten slot by slot).
+  static size_t LocatedSlot(uint64_t addr) {
+    return ((addr >> 3) ^ ((addr >> 15) * 0x9E3779B97F4A7C15ull >> 52)) & 4095;
+  }
+  void Forget(uint64_t begin, uint64_t end);
+  uint64_t epoch_ = 0;
+  std::vector<Located> located_ = std::vector<Located>(4096);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
   bool track_classes_ = false;
