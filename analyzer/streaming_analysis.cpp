@@ -156,6 +156,11 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   size_t next_sealed = 0;
   size_t next_retired = 0;
   size_t next_free = 0;
+  // The events at which the next of each comes, so that the others cost one comparison.
+  constexpr EventIndex kNever = ~EventIndex{0};
+  EventIndex next_sealed_at = sealing.empty() ? kNever : last_accesses[sealing.front()];
+  EventIndex next_retired_at = retiring.empty() ? kNever : last_uses[retiring.front()];
+  EventIndex next_free_at = frees.empty() ? kNever : frees.front().first;
   const std::vector<EventIndex>& last_of_bytes = kept.LastAccessesOfBytes();
   size_t next_last_of_bytes = 0;
   std::vector<uint32_t> thread_events(thread_count, 0);  // events of each thread fed so far
@@ -196,23 +201,34 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
           for (PairSearch& search : pair_searches)
             search.Visit(i, e, access, cls, lockset, step, region, por);
         }
-        for (; next_free < frees.size() && frees[next_free].first < i; ++next_free) {
-        }
-        for (; next_free < frees.size() && frees[next_free].first == i; ++next_free) {
-          for (RaceSearch& search : searches)
-            search.Free(i, e, frees[next_free].second, lockset, step.local, por);
+        if (i >= next_free_at) {
+          for (; next_free < frees.size() && frees[next_free].first < i; ++next_free) {
+          }
+          for (; next_free < frees.size() && frees[next_free].first == i; ++next_free) {
+            for (RaceSearch& search : searches)
+              search.Free(i, e, frees[next_free].second, lockset, step.local, por);
+          }
+          next_free_at = next_free < frees.size() ? frees[next_free].first : kNever;
         }
         locks.Visit(i, e);
-        for (; next_sealed < sealing.size() && last_accesses[sealing[next_sealed]] <= i;
-             ++next_sealed) {
-          for (RaceSearch& search : searches) search.Seal(sealing[next_sealed]);
-          for (UnitSearch& search : unit_searches) search.Seal(sealing[next_sealed]);
-          for (PairSearch& search : pair_searches) search.Seal(sealing[next_sealed]);
-          classes.Seal(sealing[next_sealed]);
+        if (i >= next_sealed_at) {
+          for (; next_sealed < sealing.size() && last_accesses[sealing[next_sealed]] <= i;
+               ++next_sealed) {
+            for (RaceSearch& search : searches) search.Seal(sealing[next_sealed]);
+            for (UnitSearch& search : unit_searches) search.Seal(sealing[next_sealed]);
+            for (PairSearch& search : pair_searches) search.Seal(sealing[next_sealed]);
+            classes.Seal(sealing[next_sealed]);
+          }
+          next_sealed_at =
+              next_sealed < sealing.size() ? last_accesses[sealing[next_sealed]] : kNever;
         }
-        for (; next_retired < retiring.size() && last_uses[retiring[next_retired]] <= i;
-             ++next_retired) {
-          for (RaceSearch& search : searches) search.Retire(retiring[next_retired]);
+        if (i >= next_retired_at) {
+          for (; next_retired < retiring.size() && last_uses[retiring[next_retired]] <= i;
+               ++next_retired) {
+            for (RaceSearch& search : searches) search.Retire(retiring[next_retired]);
+          }
+          next_retired_at =
+              next_retired < retiring.size() ? last_uses[retiring[next_retired]] : kNever;
         }
       });
 
