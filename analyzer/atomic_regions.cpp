@@ -100,6 +100,7 @@ RegionScopes::RegionScopes(RegionMode mode, size_t threads)
 RegionScopes::RegionScopes(RegionMode mode, std::vector<RootInvocation> roots)
     : impl_(std::make_unique<Impl>()) {
   impl_->functions = mode == RegionMode::kFunctions;
+  if (!impl_->functions) access_region_.assign(roots.size(), kNoRegion);
   impl_->scopes.resize(roots.size());
   impl_->roots = std::move(roots);
 }
@@ -111,10 +112,11 @@ RegionId RegionScopes::Opened() const {
   return impl_->opened;
 }
 
-RegionId RegionScopes::Visit(ThreadId t, EventKind kind, uint64_t addr) {
+RegionId RegionScopes::VisitScopes(ThreadId t, EventKind kind, uint64_t addr) {
   if (t >= impl_->scopes.size()) {
     impl_->scopes.resize(t + 1);
     impl_->roots.resize(t + 1);
+    if (!impl_->functions) access_region_.resize(t + 1, kNoRegion);
   }
   ThreadScopes& s = impl_->scopes[t];
   const bool functions = impl_->functions;
@@ -172,6 +174,8 @@ RegionId RegionScopes::Visit(ThreadId t, EventKind kind, uint64_t addr) {
     if (s.call_is_region.empty()) s.in_root = false;
   }
   if (!s.Open()) s.current = kNoRegion;
+  if (!functions)
+    access_region_[t] = !s.Open() ? kNoRegion : s.current == kNoRegion ? kAccessOpens : s.current;
   return region;
 }
 

@@ -47,13 +47,25 @@ class RegionScopes {
   RegionScopes(RegionScopes&&) noexcept;
 
   // The region of thread t's next event, of `kind` on `addr` (kNoRegion: none). A region it
-  // opens gets the next id: regions are numbered in the order they open.
-  RegionId Visit(ThreadId t, EventKind kind, uint64_t addr);
+  // opens gets the next id: regions are numbered in the order they open. Inline for an access
+  // under RegionMode::kLocks, which opens and closes no scope: most events are accesses.
+  RegionId Visit(ThreadId t, EventKind kind, uint64_t addr) {
+    if (IsAccess(kind) && t < access_region_.size() && access_region_[t] != kAccessOpens)
+      return access_region_[t];
+    return VisitScopes(t, kind, addr);
+  }
   RegionId Opened() const;  // how many regions opened so far
 
  private:
+  RegionId VisitScopes(ThreadId t, EventKind kind, uint64_t addr);
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  // Per thread, under RegionMode::kLocks: the region its next access belongs to, or
+  // kAccessOpens when scopes are open but no region (the access opens one; VisitScopes decides).
+  // Empty under RegionMode::kFunctions, where every event counts towards the root invocation.
+  static constexpr RegionId kAccessOpens = kNoRegion - 1;
+  std::vector<RegionId> access_region_;
 };
 
 class RegionTable {

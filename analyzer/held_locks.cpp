@@ -91,13 +91,8 @@ uint32_t HeldLocks::Intern(const std::vector<Hold>& holds) {
   return id;
 }
 
-bool HeldLocks::Exclusive(uint32_t a, uint32_t b) {
-  if (a == 0 || b == 0) return false;
-  if (a > b) std::swap(a, b);
-  // The first kDense sets (nearly every program's all) answer from a table: the searches ask for
-  // every unit and class.
+bool HeldLocks::ExclusiveAsked(uint32_t a, uint32_t b) {
   uint8_t* dense = b < kDense ? &dense_[size_t{a} * kDense + b] : nullptr;
-  if (dense != nullptr && *dense != 0) return *dense == 2;
   const uint64_t key = uint64_t{a} << 32 | b;
   Recent& recent = recent_[(key * 0x9E3779B97F4A7C15ull) >> 56];
   if (recent.key == key) return recent.answer;
