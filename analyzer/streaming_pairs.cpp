@@ -225,7 +225,6 @@ struct ThreadState {
 
 struct LocationState {
   std::vector<uint32_t> places;
-  uint32_t eligible = 0;  // bit 2g + v: group g's variable v (0: e0's, 1: e3's) fits here
   bool sealed = false;
 };
 
@@ -310,7 +309,11 @@ bool IsPairShaped(const Pattern& p) {
 struct PairSearch::Impl {
   Impl(const std::vector<std::vector<const Pattern*>>& groups,
        const std::vector<LocationInfo>& infos, HeldLocks* locks, uint32_t max_per_site)
-      : infos_(infos), locks_(locks), max_per_site_(max_per_site), locations_(infos.size()) {
+      : infos_(infos),
+        locks_(locks),
+        max_per_site_(max_per_site),
+        locations_(infos.size()),
+        eligible_(infos.size(), 0) {
     if (groups.size() > kMaxGroups)
       throw std::logic_error("PairSearch: more pattern groups than one search serves");
     for (const auto& group : groups) groups_.emplace_back(group);
@@ -334,7 +337,7 @@ struct PairSearch::Impl {
           const bool fits = std::any_of(needs.begin(), needs.end(), [&](const auto& need) {
             return (!need[v].first || infos[l].written) && (!need[v].second || infos[l].read);
           });
-          if (fits) locations_[l].eligible |= 1u << (2 * g + v);
+          if (fits) eligible_[l] |= static_cast<uint8_t>(1u << (2 * g + v));
         }
       }
     }
@@ -384,7 +387,7 @@ struct PairSearch::Impl {
       r.clocks.emplace_back(step.local, por.CurrentClock(e.thread));
     if (l == kNoLocation) return;
     const uint32_t position = ts.accesses++;  // every access counts towards kMaxUnitScan
-    const uint32_t eligible = locations_[l].eligible;
+    const uint32_t eligible = eligible_[l];
     if (eligible == 0) return;
 
     const AccessClassKey& key = cls.key;
@@ -1034,6 +1037,9 @@ struct PairSearch::Impl {
   std::vector<ThreadState> threads_;
   std::vector<Knowledge> knowledge_;  // per thread
   std::vector<LocationState> locations_;
+  // Per location, bit 2g + v: group g's variable v (0: e0's, 1: e3's) fits there. Apart from the
+  // locations' states, in a byte each: every access reads it.
+  std::vector<uint8_t> eligible_;
   std::vector<Place> places_;
   FlatHashMap<uint64_t, uint32_t, U64Hash> place_ids_;
   std::vector<Unit> units_;
