@@ -71,7 +71,8 @@ class HeldLocks {
     }
   };
   void VisitLockEvent(EventIndex i, const Event& e);
-  bool ExclusiveAsked(uint32_t a, uint32_t b);  // Exclusive for 0 < a <= b, without the table
+  // Exclusive for 0 < a <= b that the dense table does not answer yet (it fills the table).
+  bool ExclusiveAsked(uint32_t a, uint32_t b);
   uint32_t Intern(const std::vector<Hold>& holds);
 
   std::vector<std::vector<Hold>> holds_;  // per thread, outermost first

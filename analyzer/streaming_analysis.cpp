@@ -158,9 +158,12 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   size_t next_free = 0;
   // The events at which the next of each comes, so that the others cost one comparison.
   constexpr EventIndex kNever = ~EventIndex{0};
-  EventIndex next_sealed_at = sealing.empty() ? kNever : last_accesses[sealing.front()];
-  EventIndex next_retired_at = retiring.empty() ? kNever : last_uses[retiring.front()];
-  EventIndex next_free_at = frees.empty() ? kNever : frees.front().first;
+  auto due = [&](const std::vector<LocationId>& order, const std::vector<EventIndex>& when,
+                 size_t next) { return next < order.size() ? when[order[next]] : kNever; };
+  auto free_due = [&](size_t next) { return next < frees.size() ? frees[next].first : kNever; };
+  EventIndex next_sealed_at = due(sealing, last_accesses, 0);
+  EventIndex next_retired_at = due(retiring, last_uses, 0);
+  EventIndex next_free_at = free_due(0);
   const std::vector<EventIndex>& last_of_bytes = kept.LastAccessesOfBytes();
   size_t next_last_of_bytes = 0;
   std::vector<uint32_t> thread_events(thread_count, 0);  // events of each thread fed so far
@@ -208,7 +211,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
             for (RaceSearch& search : searches)
               search.Free(i, e, frees[next_free].second, lockset, step.local, por);
           }
-          next_free_at = next_free < frees.size() ? frees[next_free].first : kNever;
+          next_free_at = free_due(next_free);
         }
         locks.Visit(i, e);
         if (i >= next_sealed_at) {
@@ -219,16 +222,14 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
             for (PairSearch& search : pair_searches) search.Seal(sealing[next_sealed]);
             classes.Seal(sealing[next_sealed]);
           }
-          next_sealed_at =
-              next_sealed < sealing.size() ? last_accesses[sealing[next_sealed]] : kNever;
+          next_sealed_at = due(sealing, last_accesses, next_sealed);
         }
         if (i >= next_retired_at) {
           for (; next_retired < retiring.size() && last_uses[retiring[next_retired]] <= i;
                ++next_retired) {
             for (RaceSearch& search : searches) search.Retire(retiring[next_retired]);
           }
-          next_retired_at =
-              next_retired < retiring.size() ? last_uses[retiring[next_retired]] : kNever;
+          next_retired_at = due(retiring, last_uses, next_retired);
         }
       });
 

@@ -28,22 +28,10 @@ uint64_t ForEachEvent(TraceReader& reader, bool show_progress, const std::string
   EventBatch batch;
   uint64_t read = 0;
   while (reader.NextEvents(batch, kEventsAtATime)) {
-    // The columns' starts held here: fn may write anywhere, so the batch's vectors would be read
-    // again for every event.
+    const EventColumns columns = batch.columns();  // fn may write anywhere: see EventColumns
     const size_t count = batch.count();
     const uint64_t first = batch.first_event;
-    const ThreadId* const thread = batch.thread.data();
-    const EventKind* const kind = batch.kind.data();
-    const uint8_t* const flags = batch.flags.data();
-    const uint32_t* const size = batch.size.data();
-    const uint64_t* const addr = batch.addr.data();
-    const SiteId* const site = batch.site.data();
-    const uint16_t* const repeats =
-        batch.repeats_before.empty() ? nullptr : batch.repeats_before.data();
-    for (size_t j = 0; j < count; ++j) {
-      fn(first + j, Event{thread[j], kind[j], flags[j], size[j], addr[j], site[j],
-                          repeats == nullptr ? uint16_t{0} : repeats[j]});
-    }
+    for (size_t j = 0; j < count; ++j) fn(first + j, columns.event(j));
     read = batch.first_event + batch.count();
     if (progress) progress->Update(read);
   }

@@ -13,6 +13,28 @@
 
 namespace pecan {
 
+// Where a batch's columns start: a loop over the events that calls code which may write anywhere
+// holds these in registers, not the vectors' pointers read again for every event.
+struct EventColumns {
+  const ThreadId* thread = nullptr;
+  const EventKind* kind = nullptr;
+  const uint8_t* flags = nullptr;
+  const uint32_t* size = nullptr;
+  const uint64_t* addr = nullptr;
+  const SiteId* site = nullptr;
+  const uint16_t* repeats_before = nullptr;  // null when the chunk has none
+
+  Event event(size_t i) const {
+    return Event{thread[i],
+                 kind[i],
+                 flags[i],
+                 size[i],
+                 addr[i],
+                 site[i],
+                 repeats_before == nullptr ? uint16_t{0} : repeats_before[i]};
+  }
+};
+
 // The events of one chunk, as columns (same layout as Trace's columns).
 struct EventBatch {
   EventIndex first_event = 0;
@@ -30,15 +52,16 @@ struct EventBatch {
     *this = EventBatch{};
     first_event = first;
   }
-  Event event(size_t i) const {
-    return Event{thread[i],
-                 kind[i],
-                 flags[i],
-                 size[i],
-                 addr[i],
-                 site[i],
-                 repeats_before.empty() ? uint16_t{0} : repeats_before[i]};
+  EventColumns columns() const {
+    return EventColumns{thread.data(),
+                        kind.data(),
+                        flags.data(),
+                        size.data(),
+                        addr.data(),
+                        site.data(),
+                        repeats_before.empty() ? nullptr : repeats_before.data()};
   }
+  Event event(size_t i) const { return columns().event(i); }
 };
 
 class TraceReader {
