@@ -11,6 +11,7 @@
 // all); with --from-file and race patterns only, the measured child runs the streaming race
 // search on the file (streaming_races.h: "gen s" 0, "analyze s" both passes over the file)
 // unless --indexed asks for the read and Analyze as above.
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -27,6 +28,7 @@
 #include "analyzer/analysis.h"
 #include "analyzer/analysis_trace.h"
 #include "analyzer/streaming_analysis.h"
+#include "bench/analyzer/memory_latency.h"
 #include "bench/analyzer/realistic_trace.h"
 #include "trace_format/trace_writer.h"
 
@@ -129,7 +131,8 @@ std::map<std::string, double> MeasureInChild(uint64_t events, uint32_t workers, 
   for (ssize_t n; (n = read(pipe_fds[0], buffer, sizeof buffer)) > 0;) text.append(buffer, n);
   close(pipe_fds[0]);
   int status = 0;
-  waitpid(pid, &status, 0);
+  rusage usage{};
+  wait4(pid, &status, 0, &usage);
   std::map<std::string, double> values;
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::fprintf(stderr, "bench_analyzer: the run with %llu events failed\n",
@@ -140,6 +143,10 @@ std::map<std::string, double> MeasureInChild(uint64_t events, uint32_t workers, 
   std::string key;
   double value = 0;
   while (lines >> key >> value) values[key] = value;
+  // The child's CPU time, user and system: all of it is the measured work (and none of it the
+  // parent's latency probe).
+  auto seconds = [](const timeval& t) { return static_cast<double>(t.tv_sec) + t.tv_usec * 1e-6; };
+  values["cpu"] = seconds(usage.ru_utime) + seconds(usage.ru_stime);
   return values;
 }
 
@@ -207,8 +214,11 @@ int main(int argc, char** argv) {
   std::printf(
       "(family columns are search time per family; families run in parallel, so they\n"
       " may add up to more than \"analyze s\", which is the wall time of Analyze)\n\n");
-  std::printf("%10s %7s %8s %9s %8s %8s %9s %8s %10s %8s %8s %8s %9s\n", "events", "threads",
-              "gen s", "analyze s", "index s", "race s", "atomic s", "asv s", "events/s",
+  // The machine's speed of the moment, beside the figures it shapes (memory_latency.h).
+  std::printf("memory latency before: %.0f ns per load (8 MiB pointer chase)\n\n",
+              pecan::bench::MemoryLatencyNs());
+  std::printf("%10s %7s %8s %9s %8s %8s %8s %9s %8s %10s %8s %8s %8s %9s\n", "events", "threads",
+              "gen s", "analyze s", "cpu s", "index s", "race s", "atomic s", "asv s", "events/s",
               "findings", "shared", "trace MB", "peak MB");
   std::vector<double> xs, times, memories;
   for (uint64_t size : sizes) {
@@ -222,11 +232,11 @@ int main(int argc, char** argv) {
     }
     auto v = MeasureInChild(size, workers, seed, setup, file);
     if (v.empty()) return 1;
-    std::printf("%10.0f %7.0f %8.2f %9.2f %8.2f %8.2f %9.2f %8.2f %10.3g %8.0f %8.0f %8.0f %9.0f\n",
-                v["events"], v["threads"], v["generate"], v["analyze"], v["family_index"],
-                v["family_race"], v["family_atomicity"], v["family_asv"],
-                v["events"] / v["analyze"], v["findings"], v["shared_locations"], v["trace_mb"],
-                v["peak_rss"]);
+    std::printf(
+        "%10.0f %7.0f %8.2f %9.2f %8.2f %8.2f %8.2f %9.2f %8.2f %10.3g %8.0f %8.0f %8.0f %9.0f\n",
+        v["events"], v["threads"], v["generate"], v["analyze"], v["cpu"], v["family_index"],
+        v["family_race"], v["family_atomicity"], v["family_asv"], v["events"] / v["analyze"],
+        v["findings"], v["shared_locations"], v["trace_mb"], v["peak_rss"]);
     std::fflush(stdout);
     xs.push_back(v["events"]);
     times.push_back(v["analyze"]);
@@ -240,5 +250,6 @@ int main(int argc, char** argv) {
     std::printf(" fit: %.2f\n", FitSlope(xs, times));
     std::printf("growth exponent of peak RSS: fit %.2f\n", FitSlope(xs, memories));
   }
+  std::printf("\nmemory latency after: %.0f ns per load\n", pecan::bench::MemoryLatencyNs());
   return 0;
 }
