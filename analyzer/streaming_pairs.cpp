@@ -124,22 +124,24 @@ struct PairMember {
 };
 
 // A class of region pairs (ClassesOf in pattern_search.cpp): the pair of its accesses' classes.
+// AddPair reads the fields up to `members` for every pair: they come first, so that they span
+// two cache lines, not the three of the record.
 struct PairClass {
-  uint64_t key = 0;  // the access classes: first << 32 | second
+  uint64_t key = 0;         // the access classes: first << 32 | second
+  uint32_t dead_below = 0;  // a pair whose x1 is below this no unit can take
   ThreadId thread = 0;
+  Order first;  // its first pair in SearchPatternGroup's enumeration
+  // The greatest (x1, x2) ever added: a pair at or after it goes at the end without a look at
+  // the members (their tail is seldom in the cache).
+  EventIndex last_x1 = 0;
+  EventIndex last_x2 = 0;
+  std::vector<PairMember> members;  // by (x1, x2): those a unit may still take (Compact)
+  size_t compacted = 0;             // members after the last compaction
   std::array<SiteId, 2> sites{};
   std::array<EventKind, 2> kinds{};
   std::array<uint32_t, 2> locksets{};
   std::array<uint64_t, 2> begin{};
   std::array<uint64_t, 2> end{};
-  Order first;                      // its first pair in SearchPatternGroup's enumeration
-  std::vector<PairMember> members;  // by (x1, x2): those a unit may still take (Compact)
-  // The greatest (x1, x2) ever added: a pair at or after it goes at the end without a look at
-  // the members (their tail is seldom in the cache).
-  EventIndex last_x1 = 0;
-  EventIndex last_x2 = 0;
-  size_t compacted = 0;     // members after the last compaction
-  uint32_t dead_below = 0;  // a pair whose x1 is below this no unit can take
 };
 
 using Prefilter = WindowPrefilter;

@@ -29,22 +29,24 @@ constexpr uint32_t kNil = ~0u;  // the end of a list of indices
 // An access class (analysis_context.h): one thread's accesses to one location at one site, of
 // one kind, under one set of lock addresses (and, on a location whose accesses differ in byte
 // range, to the same bytes). Only its latest member is kept.
+// Access reads and writes the fields up to `thread` for every access of the class, and reads them
+// for its partners: they come first, so that they seldom straddle two cache lines.
 struct RaceClass {
-  uint64_t begin = 0;  // the bytes every member accesses: [begin, end)
-  uint64_t end = 0;
   EventIndex latest = kNone;
-  ThreadId thread = 0;
-  SiteId site = 0;
-  uint32_t lockset = 0;  // HeldLocks address set
   uint32_t latest_local = 0;
-  uint32_t next_free = 0;           // the location's FREEs before it are paired with a member after
-  uint32_t partners = kNil;         // list (LocationState::partner_nodes) of the classes A of
-                                    // the pairs (A, this) not resolved yet
-  uint32_t next_same_begin = kNil;  // the next small class starting at the same byte
-  EventKind kind = EventKind::kUnspecified;
+  uint32_t next_free = 0;    // the location's FREEs before it are paired with a member after
+  uint32_t partners = kNil;  // list (LocationState::partner_nodes) of the classes A of the pairs
+                             // (A, this) not resolved yet
   // No later access touches the class's bytes (its latest member was the last access to them):
   // it gets no more members, so pairs waiting for its next member never resolve.
   bool complete = false;
+  EventKind kind = EventKind::kUnspecified;
+  ThreadId thread = 0;
+  SiteId site = 0;
+  uint32_t lockset = 0;             // HeldLocks address set
+  uint32_t next_same_begin = kNil;  // the next small class starting at the same byte
+  uint64_t begin = 0;               // the bytes every member accesses: [begin, end)
+  uint64_t end = 0;
 };
 
 struct PartnerNode {
