@@ -124,8 +124,8 @@ struct PairMember {
 };
 
 // A class of region pairs (ClassesOf in pattern_search.cpp): the pair of its accesses' classes.
-// AddPair reads the fields up to `members` for every pair: they come first, so that they span
-// two cache lines, not the three of the record.
+// AddPair reads the fields up to `compacted` for every pair: they come first, so that they span
+// fewer cache lines than the whole record.
 struct PairClass {
   uint64_t key = 0;         // the access classes: first << 32 | second
   uint32_t dead_below = 0;  // a pair whose x1 is below this no unit can take

@@ -1,6 +1,7 @@
 // bench_analyzer: generates realistic traces of 1e5, 1e6, 1e7 events in memory, runs Analyze
 // with every built-in pattern on each (in a child process, so each size's peak memory is its
-// own), and prints time per pattern family, peak RSS and the growth exponents.
+// own), and prints time per pattern family, the child's CPU time, peak RSS and the growth
+// exponents; before and after the sizes, the machine's memory latency (memory_latency.h).
 //   bench_analyzer [--sizes 1e5,1e6,1e7] [--workers 8] [--seed 1] [--threads 0] [--from-file DIR]
 //                  [--patterns SPEC] [--indexed]
 // --workers: worker threads of the simulated program; --threads: AnalysisOptions::threads
