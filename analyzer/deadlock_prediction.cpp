@@ -279,8 +279,7 @@ std::vector<Finding> PredictDeadlocks(const Trace& trace, const PorIndex& por,
                               trace.addr[i], trace.site[i],
                               static_cast<uint32_t>(local), locksets.AddressSetOf(held_id)};
     graph.AddRequest(request, held, [&] {
-      return std::make_shared<const std::vector<uint32_t>>(
-          por.ClockAt(por.ThreadEvents(thread)[local - 1]));
+      return PorClock::Make(por.ClockAt(por.ThreadEvents(thread)[local - 1]));
     });
   }
   return graph.FindDeadlocks(

@@ -11,6 +11,7 @@
 
 #include "analyzer/finding.h"
 #include "analyzer/lockset_table.h"
+#include "analyzer/por_clocks.h"
 #include "analyzer/por_index.h"
 #include "trace_format/trace.h"
 
@@ -50,7 +51,7 @@ inline constexpr uint64_t kMaxAssignmentSteps = 2'000'000;
 
 // A clock of the POR (PorClocks::CurrentClock's form): entry u is one more than the local index
 // of the last event of thread u ordered before the event it belongs to.
-using PorClock = std::shared_ptr<const std::vector<uint32_t>>;
+using PorClock = ClockSnapshot;
 
 // A LOCK or READ_LOCK event, as the graph needs it.
 struct LockRequest {

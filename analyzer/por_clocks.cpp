@@ -10,7 +10,7 @@
 namespace pecan {
 namespace {
 
-using ClockRef = std::shared_ptr<const std::vector<uint32_t>>;
+using ClockRef = ClockSnapshot;
 
 // The sending side of a POR edge: event `local` (trace index `event`) of `thread`, and the
 // thread's clock at it.
@@ -224,7 +224,7 @@ struct PorClocks::Impl {
     // The clock is transitively closed: if the source itself is already known to precede i,
     // so is everything before it, and the edge adds nothing.
     if (m.local + 1 <= (*current[t])[m.thread]) return;
-    auto grown = std::make_shared<std::vector<uint32_t>>(*current[t]);
+    auto grown = LocalShared<std::vector<uint32_t>>::Make(*current[t]);
     const std::vector<uint32_t>& source = *m.clock;
     for (uint32_t u = 0; u < n; ++u) (*grown)[u] = std::max((*grown)[u], source[u]);
     (*grown)[m.thread] = m.local + 1;
@@ -355,7 +355,7 @@ PorClocks::PorClocks(uint32_t thread_count,
   s.record = record;
   s.events.assign(n, 0);
   s.last_event.assign(n, 0);
-  s.current.assign(n, std::make_shared<const std::vector<uint32_t>>(n, 0));
+  s.current.assign(n, ClockSnapshot::Make(n, 0));
   s.current_version.assign(n, 0);
   s.final_event = std::move(final_event);
   s.final_event.resize(n, kNoEvent);
@@ -377,7 +377,7 @@ bool PorClocks::OrderedBeforeCurrent(ThreadId earlier, uint32_t local, ThreadId 
   return earlier == t || (*impl_->current[t])[earlier] > local;
 }
 
-std::shared_ptr<const std::vector<uint32_t>> PorClocks::CurrentClock(ThreadId t) const {
+ClockSnapshot PorClocks::CurrentClock(ThreadId t) const {
   return impl_->current[t];
 }
 

@@ -12,9 +12,14 @@
 #include <utility>
 #include <vector>
 
+#include "analyzer/local_shared.h"
 #include "trace_format/trace.h"
 
 namespace pecan {
+
+// A snapshot of a thread's clock, shared by whoever keeps it. PorClocks and all who keep its
+// snapshots live on one thread (LocalShared).
+using ClockSnapshot = LocalShared<const std::vector<uint32_t>>;
 
 // Semaphores: the trace does not record the initial count, so the POR takes the smallest one
 // consistent with the whole trace (the k-th wait in trace order needs k - v earlier posts).
@@ -64,7 +69,7 @@ class PorClocks {
   // The clock of thread t's current version (that of its event just fed; before t's first event,
   // the all-zero clock): entry u is one more than the local index of the last event of thread u
   // ordered before it. Shared and never changed.
-  std::shared_ptr<const std::vector<uint32_t>> CurrentClock(ThreadId t) const;
+  ClockSnapshot CurrentClock(ThreadId t) const;
   // The same clock, not shared: valid until thread t's next event is fed. Without the shared
   // pointer's two atomic count changes, for a search that reads it at every access.
   const std::vector<uint32_t>& CurrentClockView(ThreadId t) const;

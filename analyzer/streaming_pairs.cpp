@@ -39,7 +39,7 @@ constexpr size_t kSpareEvents = 1024;
 // No place (a region pair no group makes a member or a straight unit of).
 constexpr uint32_t kNoPlace = ~0u;
 
-using Clock = std::shared_ptr<const std::vector<uint32_t>>;
+using Clock = ClockSnapshot;
 
 uint32_t Entry(const std::vector<uint32_t>& clock, ThreadId t) {
   return t < clock.size() ? clock[t] : 0;
@@ -201,7 +201,7 @@ struct Unit {
   uint64_t begin0 = 0, end0 = 0, begin3 = 0, end3 = 0;
   Order key;
   Prefilter prefilter;
-  std::shared_ptr<const RegionRecord> record;
+  LocalShared<const RegionRecord> record;
   std::array<Facet, kMaxGroups> facets;
   uint64_t serial = 0;  // 0: closed (the entry is free)
 };
@@ -217,7 +217,7 @@ struct UnitRef {
 struct ThreadState {
   RegionId region = kNoRegion;
   uint32_t accesses = 0;  // the region's accesses so far
-  std::shared_ptr<RegionRecord> record;
+  LocalShared<RegionRecord> record;
   std::vector<RecentAccess> recent;  // from recent_begin on: the last kMaxUnitScan accesses
   size_t recent_begin = 0;
   uint32_t version = 0;  // PorStep::version of its last event
@@ -370,7 +370,7 @@ struct PairSearch::Impl {
       Recycle(std::move(ts.record));
       if (region != kNoRegion) {
         if (spare_records_.empty()) {
-          ts.record = std::make_shared<RegionRecord>();
+          ts.record = LocalShared<RegionRecord>::Make();
         } else {
           ts.record = std::move(spare_records_.back());
           spare_records_.pop_back();
@@ -745,10 +745,10 @@ struct PairSearch::Impl {
   }
 
   // A region record no thread nor unit holds any more is kept for the next region to open.
-  void Recycle(std::shared_ptr<const RegionRecord> record) {
+  void Recycle(LocalShared<const RegionRecord> record) {
     if (record && record.use_count() == 1 && spare_records_.size() < kSpareRecords &&
         record->events.capacity() <= kSpareEvents)
-      spare_records_.push_back(std::const_pointer_cast<RegionRecord>(std::move(record)));
+      spare_records_.push_back(std::move(record).ConstCast());
   }
 
   // Complete's checks (pattern_search.cpp) that depend on the class alone: events on one variable
@@ -1046,9 +1046,9 @@ struct PairSearch::Impl {
   FlatHashMap<uint64_t, uint32_t, U64Hash> place_ids_;
   std::vector<Unit> units_;
   std::vector<uint32_t> free_units_;
-  std::vector<uint32_t> next_free_;                           // FitSlot's scratch
-  std::vector<std::shared_ptr<RegionRecord>> spare_records_;  // Recycle
-  std::vector<const RegionRecord*> known_records_;            // KnowledgeAbout's
+  std::vector<uint32_t> next_free_;                       // FitSlot's scratch
+  std::vector<LocalShared<RegionRecord>> spare_records_;  // Recycle
+  std::vector<const RegionRecord*> known_records_;        // KnowledgeAbout's
   uint64_t candidates_ = 0;
   uint64_t serial_ = 0;
   uint64_t fed_ = 0;

@@ -151,7 +151,7 @@ struct ThreadState {
   std::vector<EventKind> kinds;
   std::vector<std::pair<uint32_t, uint32_t>> lock_runs;
   // The thread's clock after each of its region's events where it changed: (local, clock).
-  std::vector<std::pair<uint32_t, std::shared_ptr<const std::vector<uint32_t>>>> clocks;
+  std::vector<std::pair<uint32_t, ClockSnapshot>> clocks;
   LocationLists<Waiting> waiting;  // the region's accesses waiting for one to their bytes
   uint32_t version = 0;            // PorStep::version of its last event
   uint64_t events_seen = 0;
