@@ -38,8 +38,18 @@ class LocalShared {
             typename = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>
   LocalShared(LocalShared<U>&& o) noexcept  // NOLINT: as shared_ptr
       : block_(std::exchange(o.block_, nullptr)) {}
-  LocalShared& operator=(LocalShared o) noexcept {
-    std::swap(block_, o.block_);
+  LocalShared& operator=(const LocalShared& o) noexcept {
+    Block* const block = o.block_;  // o may be this
+    if (block != nullptr) ++block->count;
+    Release();
+    block_ = block;
+    return *this;
+  }
+  LocalShared& operator=(LocalShared&& o) noexcept {
+    if (this != &o) {
+      Release();
+      block_ = std::exchange(o.block_, nullptr);
+    }
     return *this;
   }
   ~LocalShared() { Release(); }
