@@ -82,9 +82,11 @@ class LocalShared {
     if (block_ != nullptr) ++block_->count;
   }
   void Release() {
-    if (block_ != nullptr && --block_->count == 0) delete block_;
+    if (block_ != nullptr && --block_->count == 0) Destroy(block_);
     block_ = nullptr;
   }
+  // Out of line: Release, inlined at every copy's end, stays a decrement and a test.
+  [[gnu::noinline]] static void Destroy(Block* block) { delete block; }
 
   Block* block_ = nullptr;
 };
