@@ -1,7 +1,7 @@
 // The key of an access class (analysis_context.h's AccessClass) as the streaming searches keep
 // it: thread, site, kind, held lock addresses (a HeldLocks set) and bytes (the location's on a
 // single-range location, where every access covers them; the access's otherwise). The searches'
-// class records carry the same fields; their ids are found by hash in a FlatIdTable.
+// class records carry the same fields; AccessClassIds numbers the classes.
 #pragma once
 
 #include <algorithm>
@@ -32,20 +32,6 @@ struct AccessClassKey {
   }
 
   bool operator==(const AccessClassKey&) const = default;
-
-  uint64_t Hash() const {
-    uint64_t h = (uint64_t{thread} << 32 | site) * 0x9E3779B97F4A7C15ull;
-    h ^= (uint64_t{lockset} << 8 | static_cast<uint8_t>(kind)) * 0xBF58476D1CE4E5B9ull;
-    h ^= (begin + 0x9E37 * end) * 0xD6E8FEB86659FD93ull;
-    return h ^ (h >> 31);
-  }
-
-  // Whether class record `c` (a struct with these fields) has this key.
-  template <typename Class>
-  bool Of(const Class& c) const {
-    return c.thread == thread && c.site == site && c.kind == kind && c.lockset == lockset &&
-           c.begin == begin && c.end == end;
-  }
 
   // Sets the key's fields of a new class record.
   template <typename Class>

@@ -10,15 +10,13 @@
 namespace pecan {
 namespace {
 
-using ClockRef = ClockSnapshot;
-
 // The sending side of a POR edge: event `local` (trace index `event`) of `thread`, and the
 // thread's clock at it.
 struct MessageRef {
   ThreadId thread = 0;
   uint32_t local = 0;
   EventIndex event = 0;
-  ClockRef clock;
+  ClockSnapshot clock;
 };
 
 // At most one message per sending thread: a later event of the same thread dominates an earlier
@@ -88,7 +86,7 @@ struct PorClocks::Impl {
   // the trace index of its last event in the whole trace (kNoEvent: none).
   std::vector<uint32_t> events;
   std::vector<EventIndex> last_event;
-  std::vector<ClockRef> current;
+  std::vector<ClockSnapshot> current;
   std::vector<uint32_t> current_version;
   std::vector<EventIndex> final_event;
   std::vector<std::vector<uint32_t>> clocks;  // TakeClocks()

@@ -70,8 +70,8 @@ class PorClocks {
   // the all-zero clock): entry u is one more than the local index of the last event of thread u
   // ordered before it. Shared and never changed.
   ClockSnapshot CurrentClock(ThreadId t) const;
-  // The same clock, not shared: valid until thread t's next event is fed. Without the shared
-  // pointer's two atomic count changes, for a search that reads it at every access.
+  // The same clock, not shared: valid until thread t's next event is fed. Without a snapshot's
+  // two count changes, for a search that reads it at every access.
   const std::vector<uint32_t>& CurrentClockView(ThreadId t) const;
 
   // The least thread t's events from now on know of thread u (their clock entry for u): its
