@@ -458,6 +458,12 @@ struct KeptAccesses::Impl {
   std::vector<SeenClass> recent_classes = std::vector<SeenClass>(1024);
   std::vector<EventIndex> new_class_by_key;
   std::vector<EventIndex> last_new_classes;
+  // TrackGuards: per thread, the REGION_BEGIN..REGION_END scopes it is in; each key's guards
+  // (a guard not seen yet is kUnset); after Decide, each kept location's.
+  static constexpr uint64_t kUnset = ~uint64_t{0};
+  std::vector<uint32_t> annotation_depth;
+  std::vector<AccessGuards> guards_by_key;
+  std::vector<AccessGuards> guards;
   // The second pass: the allocation versions painted so far, as the first pass had them.
   AllocationVersions versions;
   uint64_t allocation_events = 0;
@@ -474,6 +480,7 @@ KeptAccesses::~KeptAccesses() = default;
 void KeptAccesses::ScanAccess(EventIndex i, const Event& e) {
   Impl& s = *impl_;
   const uint32_t key = s.first.Add(i, e.thread, e.kind, e.addr, e.size);
+  if (track_guards_ && key != AccessKeyer::kNoKey) NoteGuards(key, e);
   if (!track_classes_) return;
   // Only the classes of a key accessed by two threads are followed: its first such access is a
   // new class (the table has none of the key's yet), at or after every earlier access; a key one
@@ -493,12 +500,63 @@ void KeptAccesses::ScanAccess(EventIndex i, const Event& e) {
   }
 }
 
-void KeptAccesses::ScanLockEvent(EventIndex i, const Event& e) {
-  impl_->locks.Visit(i, e);
+void KeptAccesses::ScanScopeEvent(EventIndex i, const Event& e) {
+  Impl& s = *impl_;
+  if (e.kind != EventKind::kRegionBegin && e.kind != EventKind::kRegionEnd) {
+    s.locks.Visit(i, e);
+    return;
+  }
+  // RegionScopes' rule: an end without a begin closes nothing.
+  if (e.thread >= s.annotation_depth.size()) s.annotation_depth.resize(e.thread + 1, 0);
+  uint32_t& depth = s.annotation_depth[e.thread];
+  if (e.kind == EventKind::kRegionBegin) {
+    ++depth;
+  } else if (depth > 0) {
+    --depth;
+  }
+}
+
+// An access is inside a region (RegionScopes, RegionMode::kLocks) while its thread holds a lock or
+// is inside an annotated region. A key's first access (first region access) takes a lock its
+// thread holds in write mode (the outermost) as the guard (region guard); a later one without
+// that lock clears it for good.
+void KeptAccesses::NoteGuards(uint32_t key, const Event& e) {
+  Impl& s = *impl_;
+  const ThreadId t = e.thread;
+  if (key >= s.guards_by_key.size())
+    s.guards_by_key.resize(key + 1, AccessGuards{Impl::kUnset, Impl::kUnset});
+  AccessGuards& g = s.guards_by_key[key];
+  const std::vector<HeldLocks::Hold>& holds = s.locks.Holds(t);
+  auto follow = [&](uint64_t& guard) {
+    if (guard == Impl::kUnset) {
+      const auto write = std::find_if(holds.begin(), holds.end(),
+                                      [](const HeldLocks::Hold& h) { return !h.read_mode; });
+      guard = write == holds.end() ? 0 : write->lock;
+    } else if (guard != 0 && std::none_of(holds.begin(), holds.end(), [&](const auto& h) {
+                 return h.lock == guard && !h.read_mode;
+               })) {
+      guard = 0;
+    }
+  };
+  follow(g.guard);
+  const bool annotated = t < s.annotation_depth.size() && s.annotation_depth[t] > 0;
+  if (holds.empty() && !annotated) return;
+  follow(g.region_guard);
+  if (g.region_thread == AccessGuards::kNone) {
+    g.region_thread = t;
+  } else if (t != g.region_thread) {
+    g.region_many_threads = true;
+  }
 }
 
 void KeptAccesses::TrackClasses() {
   track_classes_ = true;
+  follow_scopes_ = true;
+}
+
+void KeptAccesses::TrackGuards() {
+  track_guards_ = true;
+  follow_scopes_ = true;
 }
 
 void KeptAccesses::Decide() {
@@ -532,6 +590,43 @@ void KeptAccesses::Decide() {
     std::vector<Impl::SeenClass>().swap(impl_->recent_classes);
     std::vector<EventIndex>().swap(impl_->new_class_by_key);
   }
+  if (track_guards_) {
+    // A location's keys together: their region threads, and a guard if they all have the same.
+    std::vector<AccessGuards>& of = impl_->guards;
+    of.assign(merged.kept.size(), AccessGuards{Impl::kUnset, Impl::kUnset});
+    auto merge = [](uint64_t& into, uint64_t guard) {
+      if (into == Impl::kUnset) {
+        into = guard;
+      } else if (guard != Impl::kUnset && guard != into) {
+        into = 0;
+      }
+    };
+    for (size_t k = 0; k < keys.size(); ++k) {
+      const LocationId l = merged.location_of_key[k];
+      if (l == kNoLocation) continue;
+      AccessGuards& g = of[l];
+      if (k >= impl_->guards_by_key.size()) {  // a key with no access noted (cannot happen)
+        g.guard = 0;
+        continue;
+      }
+      const AccessGuards& key = impl_->guards_by_key[k];
+      merge(g.guard, key.guard);
+      merge(g.region_guard, key.region_guard);
+      if (key.region_thread == AccessGuards::kNone) continue;
+      if (g.region_thread == AccessGuards::kNone) {
+        g.region_thread = key.region_thread;
+      } else if (key.region_thread != g.region_thread) {
+        g.region_many_threads = true;
+      }
+      g.region_many_threads |= key.region_many_threads;
+    }
+    for (AccessGuards& g : of) {
+      if (g.guard == Impl::kUnset) g.guard = 0;
+      if (g.region_guard == Impl::kUnset) g.region_guard = 0;
+    }
+    std::vector<AccessGuards>().swap(impl_->guards_by_key);
+    std::vector<uint32_t>().swap(impl_->annotation_depth);
+  }
   impl_->locations = std::move(merged.kept);
   std::vector<std::pair<uint64_t, uint64_t>>& bytes = impl_->kept_bytes;
   for (const LocationInfo& l : impl_->locations) bytes.emplace_back(l.begin, l.end);
@@ -549,6 +644,10 @@ void KeptAccesses::Decide() {
 
 const std::vector<EventIndex>& KeptAccesses::LastNewClasses() const {
   return impl_->last_new_classes;
+}
+
+const std::vector<AccessGuards>& KeptAccesses::GuardsOf() const {
+  return impl_->guards;
 }
 
 bool KeptAccesses::Keeps(EventIndex i, const Event& e) {

@@ -26,6 +26,22 @@ struct LocationInfo {
   bool read = false;     // some access reads (READ or ATOMIC_LOAD)
 };
 
+// The locks and threads of a location's accesses, as a first pass over the whole trace saw them
+// (KeptAccesses::TrackGuards): the streaming atomicity searches tell from them which units nothing
+// can ever complete. A region access is one made inside a lock region (RegionMode::kLocks: while
+// its thread holds a lock or is inside REGION_BEGIN..REGION_END).
+struct AccessGuards {
+  static constexpr ThreadId kNone = ~ThreadId{0};
+  uint64_t guard = 0;              // a lock every access held in write mode (0: none known)
+  uint64_t region_guard = 0;       // a lock every region access held in write mode (0: none known)
+  ThreadId region_thread = kNone;  // the first thread that made a region access (kNone: none)
+  bool region_many_threads = false;  // another thread made one too
+  // Whether a thread other than `t` makes a region access.
+  bool RegionAccessByOtherThan(ThreadId t) const {
+    return region_many_threads || (region_thread != kNone && region_thread != t);
+  }
+};
+
 // What a pattern needs of a location to bind one of its variables there (analysis.cpp derives
 // one per variable of each selected pattern).
 struct LocationNeed {
@@ -99,13 +115,18 @@ class KeptAccesses {
   void Scan(EventIndex i, const Event& e) {
     if (IsAccess(e.kind) || e.kind == EventKind::kFree || e.kind == EventKind::kAlloc) {
       ScanAccess(i, e);
-    } else if (track_classes_ && (IsAcquire(e.kind) || IsRelease(e.kind))) {
-      ScanLockEvent(i, e);
+    } else if (follow_scopes_ &&
+               (IsAcquire(e.kind) || IsRelease(e.kind) || e.kind == EventKind::kRegionBegin ||
+                e.kind == EventKind::kRegionEnd)) {
+      ScanScopeEvent(i, e);
     }
   }
   // Before the first Scan: also follow the access classes (thread, site, kind, lock addresses
   // held, bytes) for LastNewClasses. Memory: one entry per distinct class and address key.
   void TrackClasses();
+  // Before the first Scan: also note each location's guards (GuardsOf). Memory: 24 bytes per
+  // address key.
+  void TrackGuards();
   void Decide();
   bool Keeps(EventIndex i, const Event& e);
   // Instead of Keeps, for a reader that needs the location: the LocationId the table would give
@@ -137,10 +158,14 @@ class KeptAccesses {
   // With TrackClasses, per kept location: an event at or after which no access makes a new access
   // class of it (one of a thread, site, kind, set of lock addresses held and bytes not seen yet).
   const std::vector<EventIndex>& LastNewClasses() const;
+  // With TrackGuards, per kept location.
+  const std::vector<AccessGuards>& GuardsOf() const;
 
  private:
   void ScanAccess(EventIndex i, const Event& e);  // an access, FREE or ALLOC
-  void ScanLockEvent(EventIndex i, const Event& e);
+  // A lock event, or REGION_BEGIN or REGION_END: the scopes the classes and regions follow.
+  void ScanScopeEvent(EventIndex i, const Event& e);
+  void NoteGuards(uint32_t key, const Event& e);
   // Locate for a FREE, an ALLOC or an access whose address has no recent answer.
   LocationId LocateMissed(EventIndex i, const Event& e);
 
@@ -167,6 +192,8 @@ class KeptAccesses {
   struct Impl;
   std::unique_ptr<Impl> impl_;
   bool track_classes_ = false;
+  bool track_guards_ = false;
+  bool follow_scopes_ = false;  // either: lock events (and annotations) go to ScanScopeEvent
 };
 
 }  // namespace pecan

@@ -91,6 +91,12 @@ uint32_t HeldLocks::Intern(const std::vector<Hold>& holds) {
   return id;
 }
 
+bool HeldLocks::Contains(uint32_t set, uint64_t lock) const {
+  const LockAddressSet& s = sets_[set];
+  return std::binary_search(s.exclusive.begin(), s.exclusive.end(), lock) ||
+         std::binary_search(s.shared.begin(), s.shared.end(), lock);
+}
+
 bool HeldLocks::ExclusiveAsked(uint32_t a, uint32_t b) {
   uint8_t* dense = b < kDense ? &dense_[size_t{a} * kDense + b] : nullptr;
   const uint64_t key = uint64_t{a} << 32 | b;

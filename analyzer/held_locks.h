@@ -61,6 +61,8 @@ class HeldLocks {
     return ExclusiveAsked(a, b);
   }
   size_t SetCount() const { return sets_.size(); }
+  // Whether address set `set` holds `lock`, in either mode.
+  bool Contains(uint32_t set, uint64_t lock) const;
 
  private:
   struct VectorHash {

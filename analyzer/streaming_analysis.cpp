@@ -71,6 +71,10 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   // The atomicity search keeps a unit for the access classes that appear after it: it needs to
   // know when the last one did.
   if (std::any_of(patterns.begin(), patterns.end(), IsUnitShaped)) kept.TrackClasses();
+  // The atomicity searches keep only the units something can complete.
+  if (std::any_of(patterns.begin(), patterns.end(),
+                  [](const Pattern& p) { return IsUnitShaped(p) || IsPairShaped(p); }))
+    kept.TrackGuards();
   SemaphoreCounts semaphores;
   uint64_t events = 0;
   uint32_t thread_count = 0;
@@ -121,7 +125,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
         searches.emplace_back(part, infos.size(), &locks, options.max_per_site);
       } else if (IsUnitShaped(*part.front())) {
         parts.emplace_back(Shape::kUnit, unit_searches.size());
-        unit_searches.emplace_back(part, infos, kept.LastNewClasses(), &locks,
+        unit_searches.emplace_back(part, infos, kept.LastNewClasses(), kept.GuardsOf(), &locks,
                                    options.max_per_site);
       } else {
         parts.emplace_back(Shape::kPair, pair_groups.size());
@@ -131,7 +135,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   }
   std::vector<PairSearch> pair_searches;
   if (!pair_groups.empty())
-    pair_searches.emplace_back(pair_groups, infos, &locks, options.max_per_site);
+    pair_searches.emplace_back(pair_groups, infos, kept.GuardsOf(), &locks, options.max_per_site);
   AccessClassIds classes(infos.size());  // one class lookup per access, for every search
   RegionScopes regions(RegionMode::kLocks, thread_count);
   LockOrderGraph lock_order;

@@ -310,8 +310,10 @@ bool IsPairShaped(const Pattern& p) {
 
 struct PairSearch::Impl {
   Impl(const std::vector<std::vector<const Pattern*>>& groups,
-       const std::vector<LocationInfo>& infos, HeldLocks* locks, uint32_t max_per_site)
+       const std::vector<LocationInfo>& infos, const std::vector<AccessGuards>& guards,
+       HeldLocks* locks, uint32_t max_per_site)
       : infos_(infos),
+        guards_(guards),
         locks_(locks),
         max_per_site_(max_per_site),
         locations_(infos.size()),
@@ -419,9 +421,13 @@ struct PairSearch::Impl {
       const PairUse use = UseOf(earlier, now);
       if (!use.member && !use.unit) continue;
       // The place of (earlier's location, l): AddPair's, and that of the straight groups' units.
-      const uint32_t place =
-          use.member || use.straight_unit ? PlaceOf(earlier.location, l) : kNoPlace;
-      if (use.member) AddPair(e.thread, region, r, earlier, now, place, use.kinds, por);
+      // A pair where no other thread forms a unit (its region accesses miss a location) is not
+      // kept, nor its place made: nothing would take it.
+      const bool member = use.member &&
+                          guards_[earlier.location].RegionAccessByOtherThan(e.thread) &&
+                          guards_[l].RegionAccessByOtherThan(e.thread);
+      const uint32_t place = member ? PlaceOf(earlier.location, l) : kNoPlace;
+      if (member) AddPair(e.thread, region, r, earlier, now, place, use.kinds, por);
       if (use.unit) FormUnit(ts, e.thread, earlier, now, use.masks, place);
     }
     ts.recent.push_back(now);
@@ -458,7 +464,6 @@ struct PairSearch::Impl {
     bool member = false;
     bool kinds = false;
     bool unit = false;
-    bool straight_unit = false;  // a unit of a straight group: its place is (a's, b's) too
     std::array<uint32_t, kMaxGroups> masks{};
   };
   PairUse UseOf(const RecentAccess& a, const RecentAccess& b) const {
@@ -476,7 +481,6 @@ struct PairSearch::Impl {
       if (bit(a, g, 0) && bit(b, g, 1)) {
         use.masks[g] = masks.Of(0, a.kind) & masks.Of(3, b.kind);
         use.unit |= use.masks[g] != 0;
-        use.straight_unit |= use.masks[g] != 0 && groups_[g].straight;
       }
     }
     return use;
@@ -633,10 +637,18 @@ struct PairSearch::Impl {
   // fits. Its matches in place are recorded now (every pair that ends before e3 is there); the
   // others once no thread's later pairs can fit its window.
   // `masks`: the patterns of each group the unit fits (some are not 0: most region pairs fit no
-  // group, and the unit, some 300 bytes, is made only for the others); `place`: that of (e0's
-  // location, e3's) when a straight group has a mask.
+  // group, and the unit, some 300 bytes, is made only for the others), kept only for the groups
+  // some pair class can ever complete (Reachable); `place`: that of (e0's location, e3's) if
+  // AddPair made it, else kNoPlace.
   void FormUnit(ThreadState& ts, ThreadId thread, const RecentAccess& e0, const RecentAccess& e3,
-                const std::array<uint32_t, kMaxGroups>& masks, uint32_t place) {
+                std::array<uint32_t, kMaxGroups> masks, uint32_t place) {
+    const Prefilter prefilter = ts.record->PrefilterOf(e0.local + 1, e3.local);
+    bool reachable = false;
+    for (uint32_t g = 0; g < groups_.size(); ++g) {
+      if (masks[g] != 0 && !Reachable(g, thread, e0, e3, prefilter)) masks[g] = 0;
+      reachable |= masks[g] != 0;
+    }
+    if (!reachable) return;
     // Made in its slot, which a closed unit left with no facet (Close); the rest is set here.
     uint32_t at = static_cast<uint32_t>(units_.size());
     if (free_units_.empty()) {
@@ -649,7 +661,12 @@ struct PairSearch::Impl {
     for (uint32_t g = 0; g < groups_.size(); ++g) {
       if (masks[g] == 0) continue;
       u.facets[g].mask = masks[g];
-      u.facets[g].place = groups_[g].straight ? place : PlaceOf(e3.location, e0.location);
+      if (!groups_[g].straight) {
+        u.facets[g].place = PlaceOf(e3.location, e0.location);
+      } else {
+        if (place == kNoPlace) place = PlaceOf(e0.location, e3.location);
+        u.facets[g].place = place;
+      }
     }
     u.thread = thread;
     u.e0 = e0.event;
@@ -668,7 +685,7 @@ struct PairSearch::Impl {
     u.end3 = e3.end;
     u.key = Order{uint64_t{ts.region} << 32 | e0.position, e3.position};
     u.record = ts.record;
-    u.prefilter = ts.record->PrefilterOf(u.lo, u.hi);
+    u.prefilter = prefilter;
     u.serial = ++serial_;
     for (uint32_t g = 0; g < groups_.size(); ++g) {
       Facet& facet = u.facets[g];
@@ -703,6 +720,24 @@ struct PairSearch::Impl {
     // Kept until every thread knows e3, or neither location is accessed again.
     ts.closers.push_back(UnitRef{u.hi, at, u.serial});
     std::push_heap(ts.closers.begin(), ts.closers.end(), std::greater<>());
+  }
+
+  // Whether a pair class can ever pair with a unit of group g over e0 and e3 of thread `thread`,
+  // with this window prefilter (Pairs). Its region pair is another thread's, with x1 on one of the
+  // unit's locations and x2 on the other; and x1 holds the lock that every region access to its
+  // location held, if there is one, so a window whose every lock set holds that lock too skips it.
+  // A unit of no group that passes is not kept: it would complete nothing and count no candidate
+  // (its group's units count only once a class pairs with them).
+  bool Reachable(uint32_t g, ThreadId thread, const RecentAccess& e0, const RecentAccess& e3,
+                 const Prefilter& prefilter) const {
+    const bool straight = groups_[g].straight;
+    const AccessGuards& first = guards_[straight ? e0.location : e3.location];
+    const AccessGuards& second = guards_[straight ? e3.location : e0.location];
+    if (!first.RegionAccessByOtherThan(thread) || !second.RegionAccessByOtherThan(thread))
+      return false;
+    if (first.region_guard == 0 || prefilter.count == 0) return true;
+    return !std::all_of(prefilter.sets.begin(), prefilter.sets.begin() + prefilter.count,
+                        [&](uint32_t held) { return locks_->Contains(held, first.region_guard); });
   }
 
   // Resolves the units whose window every other thread knows: no later pair fits it.
@@ -1033,6 +1068,7 @@ struct PairSearch::Impl {
   }
 
   const std::vector<LocationInfo>& infos_;
+  const std::vector<AccessGuards>& guards_;  // per location
   HeldLocks* locks_;
   uint32_t max_per_site_;
   std::vector<Group> groups_;
@@ -1056,9 +1092,10 @@ struct PairSearch::Impl {
 };
 
 PairSearch::PairSearch(const std::vector<std::vector<const Pattern*>>& groups,
-                       const std::vector<LocationInfo>& infos, HeldLocks* locks,
+                       const std::vector<LocationInfo>& infos,
+                       const std::vector<AccessGuards>& guards, HeldLocks* locks,
                        uint32_t max_per_site)
-    : impl_(std::make_unique<Impl>(groups, infos, locks, max_per_site)) {}
+    : impl_(std::make_unique<Impl>(groups, infos, guards, locks, max_per_site)) {}
 PairSearch::~PairSearch() = default;
 PairSearch::PairSearch(PairSearch&&) noexcept = default;
 

@@ -9,9 +9,13 @@
 // no thread's later events can fit its window: every other thread knows e3 (PorClocks::
 // LeastKnown), or neither location is accessed again, or the trace ends. Members of a pair class
 // are dropped once every thread knows their first event, since then no unit formed later can take
-// them. The order in which SearchPatternGroup meets the matches (unit, lock bucket, class, where a
-// class ranks by its first region pair) is kept, so ties between witnesses and hunt's per-site
-// bound come out the same.
+// them. What the first pass knows of each location's locks and threads (KeptAccesses::TrackGuards)
+// spares the rest: no unit is made whose window holds, at every slot, the lock every region access
+// to its x1 location holds (no class could pair with it), and neither a unit nor a pair on a
+// location that no other thread accesses in regions: a program whose threads meet only at locks
+// would otherwise keep every unit until its locations' last accesses. The order in which
+// SearchPatternGroup meets the matches (unit, lock bucket, class, where a class ranks by its first
+// region pair) is kept, so ties between witnesses and hunt's per-site bound come out the same.
 #pragma once
 
 #include <cstdint>
@@ -37,8 +41,11 @@ bool IsPairShaped(const Pattern& pattern);
 // region pairs, fed every event the analysis keeps.
 class PairSearch {
  public:
+  // `guards`: per location, from a first pass over the whole trace (KeptAccesses::GuardsOf): a
+  // unit no pair class can ever complete is not kept, nor a pair no unit can ever take.
   PairSearch(const std::vector<std::vector<const Pattern*>>& groups,
-             const std::vector<LocationInfo>& infos, HeldLocks* locks, uint32_t max_per_site);
+             const std::vector<LocationInfo>& infos, const std::vector<AccessGuards>& guards,
+             HeldLocks* locks, uint32_t max_per_site);
   ~PairSearch();
   PairSearch(PairSearch&&) noexcept;
 

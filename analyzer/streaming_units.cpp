@@ -205,10 +205,12 @@ bool IsUnitShaped(const Pattern& p) {
 
 struct UnitSearch::Impl {
   Impl(const std::vector<const Pattern*>& group, const std::vector<LocationInfo>& infos,
-       const std::vector<EventIndex>& last_new_classes, HeldLocks* locks, uint32_t max_per_site)
+       const std::vector<EventIndex>& last_new_classes, const std::vector<AccessGuards>& guards,
+       HeldLocks* locks, uint32_t max_per_site)
       : group_(group),
         infos_(infos),
         last_new_classes_(last_new_classes),
+        guards_(guards),
         locks_(locks),
         max_per_site_(max_per_site),
         masks_(group),
@@ -430,6 +432,14 @@ struct UnitSearch::Impl {
     }
     u.prefilter =
         WindowPrefilter::Of(u.lo, u.hi, u.runs.size(), [&](size_t r) { return u.runs[r].lockset; });
+    // Every access to the location holds its guard: if each lock set of the window holds it too,
+    // the prefilter skips every class there ever is (Pairs), so the unit completes nothing and
+    // counts no candidate (its group's units count only once a class pairs with them).
+    const uint64_t guard = guards_[&s - locations_.data()].guard;
+    if (guard != 0 && u.prefilter.count > 0 &&
+        std::all_of(u.prefilter.sets.begin(), u.prefilter.sets.begin() + u.prefilter.count,
+                    [&](uint32_t held) { return locks_->Contains(held, guard); }))
+      return;
     const size_t found = s.unit_group_keys.Find(u.head.thread, mask, 0, u.prefilter, [&](size_t k) {
       return s.unit_groups[k].prefilter == u.prefilter;
     });
@@ -728,6 +738,7 @@ struct UnitSearch::Impl {
   std::vector<const Pattern*> group_;
   const std::vector<LocationInfo>& infos_;
   const std::vector<EventIndex>& last_new_classes_;
+  const std::vector<AccessGuards>& guards_;  // per location
   HeldLocks* locks_;
   uint32_t max_per_site_;
   KindMasks masks_;
@@ -757,9 +768,10 @@ struct UnitSearch::Impl {
 
 UnitSearch::UnitSearch(const std::vector<const Pattern*>& group,
                        const std::vector<LocationInfo>& infos,
-                       const std::vector<EventIndex>& last_new_classes, HeldLocks* locks,
+                       const std::vector<EventIndex>& last_new_classes,
+                       const std::vector<AccessGuards>& guards, HeldLocks* locks,
                        uint32_t max_per_site)
-    : impl_(std::make_unique<Impl>(group, infos, last_new_classes, locks, max_per_site)) {}
+    : impl_(std::make_unique<Impl>(group, infos, last_new_classes, guards, locks, max_per_site)) {}
 UnitSearch::~UnitSearch() = default;
 UnitSearch::UnitSearch(UnitSearch&&) noexcept = default;
 

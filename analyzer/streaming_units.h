@@ -10,9 +10,10 @@
 // member after e2 fits the window's highest slot its locks allow. That waits for the member (or
 // for the location's end); a class that appears after e2 is tried against the unit when it does
 // (until the location's last new class, which the first pass finds: KeptAccesses::TrackClasses).
-// The order in which SearchPatternGroup meets the matches (region, position in the region, lock
-// bucket, class) is kept as a key, so ties between witnesses and hunt's per-site bound come out
-// the same.
+// A unit whose window holds, at every slot, the lock every access to the location holds is not
+// made at all: no class could pair with it (KeptAccesses::TrackGuards). The order in which
+// SearchPatternGroup meets the matches (region, position in the region, lock bucket, class) is
+// kept as a key, so ties between witnesses and hunt's per-site bound come out the same.
 #pragma once
 
 #include <cstdint>
@@ -37,10 +38,11 @@ bool IsUnitShaped(const Pattern& pattern);
 // One group (at most 32 patterns) of unit-shaped patterns, fed every event the analysis keeps.
 class UnitSearch {
  public:
-  // `last_new_classes`: KeptAccesses::LastNewClasses (after it no unit waits for new classes).
+  // `last_new_classes`: KeptAccesses::LastNewClasses (after it no unit waits for new classes);
+  // `guards`: KeptAccesses::GuardsOf (a unit no class can ever complete is not kept).
   UnitSearch(const std::vector<const Pattern*>& group, const std::vector<LocationInfo>& infos,
-             const std::vector<EventIndex>& last_new_classes, HeldLocks* locks,
-             uint32_t max_per_site);
+             const std::vector<EventIndex>& last_new_classes,
+             const std::vector<AccessGuards>& guards, HeldLocks* locks, uint32_t max_per_site);
   ~UnitSearch();
   UnitSearch(UnitSearch&&) noexcept;
 

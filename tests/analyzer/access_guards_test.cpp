@@ -1,0 +1,150 @@
+// KeptAccesses::TrackGuards: per kept location, the lock every access held, the lock every access
+// inside a region held, and which threads made region accesses, as the first pass sees them.
+#include <catch2/catch.hpp>
+
+#include "analyzer/access_locations.h"
+#include "trace_builder.h"
+
+using namespace pecan;
+
+namespace {
+
+constexpr uint64_t kX = 0x100, kY = 0x108, kZ = 0x110, kW = 0x118, kR = 0x120, kA = 0x128;
+constexpr uint64_t kL = 0x900, kM = 0x908, kRw = 0x910;
+
+// The guards of the location of access `i` (which must be kept).
+AccessGuards GuardsAt(const Trace& trace, EventIndex i) {
+  KeptAccesses kept;
+  kept.TrackGuards();
+  for (EventIndex k = 0; k < trace.size_events(); ++k) kept.Scan(k, trace.event(k));
+  kept.Decide();
+  LocationId l = kNoLocation;
+  for (EventIndex k = 0; k < trace.size_events(); ++k) {
+    const LocationId at = kept.Locate(k, trace.event(k));
+    if (k == i) l = at;
+  }
+  REQUIRE(l != kNoLocation);
+  REQUIRE(kept.GuardsOf().size() == kept.Locations().size());
+  return kept.GuardsOf()[l];
+}
+
+}  // namespace
+
+TEST_CASE("a location every thread accesses under one lock has it as guard",
+          "[analysis][access_guards]") {
+  testing::TraceBuilder b;
+  b.Fork(0, 1);
+  b.Fork(0, 2);
+  b.Lock(1, kL);
+  const EventIndex x = b.Write(1, kX, 1);
+  b.Lock(1, kM);  // a nested lock does not change the guard
+  b.Read(1, kX, 2);
+  b.Unlock(1, kM);
+  b.Unlock(1, kL);
+  b.Lock(2, kM);  // the outer lock here is M, but L is still held at every access
+  b.Lock(2, kL);
+  b.Write(2, kX, 3);
+  b.Unlock(2, kL);
+  b.Unlock(2, kM);
+  const AccessGuards g = GuardsAt(b.trace(), x);
+  CHECK(g.guard == kL);
+  CHECK(g.region_guard == kL);
+  CHECK(g.region_many_threads);
+  CHECK(g.RegionAccessByOtherThan(1));
+  CHECK(g.RegionAccessByOtherThan(2));
+}
+
+TEST_CASE("an access without the lock clears the guard for good", "[analysis][access_guards]") {
+  testing::TraceBuilder b;
+  b.Fork(0, 1);
+  b.Fork(0, 2);
+  b.Lock(1, kL);
+  const EventIndex y = b.Write(1, kY, 1);
+  b.Unlock(1, kL);
+  b.Lock(2, kM);  // under another lock: no lock is common to all
+  b.Write(2, kY, 2);
+  b.Unlock(2, kM);
+  b.Lock(1, kL);
+  b.Read(1, kY, 3);
+  b.Unlock(1, kL);
+  const AccessGuards g = GuardsAt(b.trace(), y);
+  CHECK(g.guard == 0);
+  CHECK(g.region_guard == 0);
+}
+
+TEST_CASE("accesses outside regions count for the guard, not for the region guard",
+          "[analysis][access_guards]") {
+  testing::TraceBuilder b;
+  const EventIndex init = b.Write(0, kW, 1);  // before the threads start, without a lock
+  b.Fork(0, 1);
+  b.Fork(0, 2);
+  b.Lock(1, kL);
+  b.Write(1, kW, 2);
+  b.Unlock(1, kL);
+  b.Lock(2, kL);
+  b.Write(2, kW, 3);
+  b.Unlock(2, kL);
+  const AccessGuards g = GuardsAt(b.trace(), init);
+  CHECK(g.guard == 0);
+  CHECK(g.region_guard == kL);
+  CHECK(g.region_thread == 1);
+  CHECK(g.region_many_threads);
+}
+
+TEST_CASE("a location one thread alone accesses in regions is reached by no other",
+          "[analysis][access_guards]") {
+  // A per-thread counter: its thread updates it under whatever lock it holds; the main thread
+  // reads it after the join, without a lock.
+  testing::TraceBuilder b;
+  b.Fork(0, 1);
+  b.Lock(1, kL);
+  const EventIndex z = b.Write(1, kZ, 1);
+  b.Unlock(1, kL);
+  b.Lock(1, kM);
+  b.Write(1, kZ, 1);
+  b.Unlock(1, kM);
+  b.Join(0, 1);
+  b.Read(0, kZ, 2);
+  const AccessGuards g = GuardsAt(b.trace(), z);
+  CHECK(g.guard == 0);
+  CHECK(g.region_guard == 0);
+  CHECK(g.region_thread == 1);
+  CHECK_FALSE(g.region_many_threads);
+  CHECK_FALSE(g.RegionAccessByOtherThan(1));
+  CHECK(g.RegionAccessByOtherThan(0));
+}
+
+TEST_CASE("a lock held in read mode is no guard", "[analysis][access_guards]") {
+  testing::TraceBuilder b;
+  b.Fork(0, 1);
+  b.Fork(0, 2);
+  b.ReadLock(1, kRw);
+  const EventIndex r = b.Read(1, kR, 1);
+  b.ReadUnlock(1, kRw);
+  b.Lock(2, kRw);
+  b.Write(2, kR, 2);
+  b.Unlock(2, kRw);
+  const AccessGuards g = GuardsAt(b.trace(), r);
+  CHECK(g.guard == 0);
+  CHECK(g.region_guard == 0);
+}
+
+TEST_CASE("an access inside an annotated region is a region access without a lock",
+          "[analysis][access_guards]") {
+  testing::TraceBuilder b;
+  b.Fork(0, 1);
+  b.Fork(0, 2);
+  b.RegionBegin(1);
+  const EventIndex a = b.Write(1, kA, 1);
+  b.RegionEnd(1);
+  b.Lock(2, kL);
+  b.Write(2, kA, 2);
+  b.Unlock(2, kL);
+  b.RegionEnd(2);  // an end without a begin opens nothing
+  b.Write(2, kA, 3);
+  const AccessGuards g = GuardsAt(b.trace(), a);
+  CHECK(g.region_thread == 1);
+  CHECK(g.region_many_threads);
+  CHECK(g.region_guard == 0);
+  CHECK(g.guard == 0);
+}
