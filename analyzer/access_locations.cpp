@@ -156,25 +156,28 @@ struct KeyInfo {
   uint64_t end() const { return begin + size; }
 };
 
-// The keys in blocks of 64 Ki: a table of millions of entries, indexed once per access, grows
-// without a vector's moment of holding its old and new arrays at once or its unused doubling.
-class KeyTable {
+// Per-key entries in blocks of 64 Ki: a table of millions of entries, indexed once per access,
+// grows without a vector's moment of holding its old and new arrays at once or its unused
+// doubling.
+template <typename T>
+class BlockTable {
  public:
   size_t size() const { return size_; }
-  KeyInfo& operator[](size_t k) { return blocks_[k >> kShift][k & kMask]; }
-  const KeyInfo& operator[](size_t k) const { return blocks_[k >> kShift][k & kMask]; }
-  void push_back(const KeyInfo& key) {
-    if ((size_ & kMask) == 0) blocks_.push_back(std::make_unique<KeyInfo[]>(kMask + 1));
-    blocks_.back()[size_ & kMask] = key;
+  T& operator[](size_t k) { return blocks_[k >> kShift][k & kMask]; }
+  const T& operator[](size_t k) const { return blocks_[k >> kShift][k & kMask]; }
+  void push_back(const T& entry) {
+    if ((size_ & kMask) == 0) blocks_.push_back(std::make_unique<T[]>(kMask + 1));
+    blocks_.back()[size_ & kMask] = entry;
     ++size_;
   }
 
  private:
   static constexpr size_t kShift = 16;
   static constexpr size_t kMask = (size_t{1} << kShift) - 1;
-  std::vector<std::unique_ptr<KeyInfo[]>> blocks_;
+  std::vector<std::unique_ptr<T[]>> blocks_;
   size_t size_ = 0;
 };
+using KeyTable = BlockTable<KeyInfo>;
 
 // The table's one pass over the events, one event at a time: keys each access by (address,
 // size, allocation version), numbering keys in order of first use, and notes per key who
@@ -462,7 +465,7 @@ struct KeptAccesses::Impl {
   // (a guard not seen yet is kUnset); after Decide, each kept location's.
   static constexpr uint64_t kUnset = ~uint64_t{0};
   std::vector<uint32_t> annotation_depth;
-  std::vector<AccessGuards> guards_by_key;
+  BlockTable<AccessGuards> guards_by_key;
   std::vector<AccessGuards> guards;
   // The second pass: the allocation versions painted so far, as the first pass had them.
   AllocationVersions versions;
@@ -523,8 +526,8 @@ void KeptAccesses::ScanScopeEvent(EventIndex i, const Event& e) {
 void KeptAccesses::NoteGuards(uint32_t key, const Event& e) {
   Impl& s = *impl_;
   const ThreadId t = e.thread;
-  if (key >= s.guards_by_key.size())
-    s.guards_by_key.resize(key + 1, AccessGuards{Impl::kUnset, Impl::kUnset});
+  // Keys are numbered in order of first access, and each access comes here: a new key is next.
+  while (key >= s.guards_by_key.size()) s.guards_by_key.push_back({Impl::kUnset, Impl::kUnset});
   AccessGuards& g = s.guards_by_key[key];
   const std::vector<HeldLocks::Hold>& holds = s.locks.Holds(t);
   auto follow = [&](uint64_t& guard) {
@@ -624,7 +627,7 @@ void KeptAccesses::Decide() {
       if (g.guard == Impl::kUnset) g.guard = 0;
       if (g.region_guard == Impl::kUnset) g.region_guard = 0;
     }
-    std::vector<AccessGuards>().swap(impl_->guards_by_key);
+    impl_->guards_by_key = BlockTable<AccessGuards>();
     std::vector<uint32_t>().swap(impl_->annotation_depth);
   }
   impl_->locations = std::move(merged.kept);
