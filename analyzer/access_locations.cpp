@@ -464,8 +464,12 @@ struct KeptAccesses::Impl {
   // TrackGuards: per thread, the REGION_BEGIN..REGION_END scopes it is in; each key's guards
   // (a guard not seen yet is kUnset); after Decide, each kept location's.
   static constexpr uint64_t kUnset = ~uint64_t{0};
+  struct KeyGuards {
+    AccessGuards guards{kUnset, kUnset};
+    uint32_t checked_set = ~0u;  // the lock set (HeldLocks) of the access that set them last
+  };
   std::vector<uint32_t> annotation_depth;
-  BlockTable<AccessGuards> guards_by_key;
+  BlockTable<KeyGuards> guards_by_key;
   std::vector<AccessGuards> guards;
   // The second pass: the allocation versions painted so far, as the first pass had them.
   AllocationVersions versions;
@@ -527,24 +531,31 @@ void KeptAccesses::NoteGuards(uint32_t key, const Event& e) {
   Impl& s = *impl_;
   const ThreadId t = e.thread;
   // Keys are numbered in order of first access, and each access comes here: a new key is next.
-  while (key >= s.guards_by_key.size()) s.guards_by_key.push_back({Impl::kUnset, Impl::kUnset});
-  AccessGuards& g = s.guards_by_key[key];
-  const std::vector<HeldLocks::Hold>& holds = s.locks.Holds(t);
-  auto follow = [&](uint64_t& guard) {
-    if (guard == Impl::kUnset) {
-      const auto write = std::find_if(holds.begin(), holds.end(),
-                                      [](const HeldLocks::Hold& h) { return !h.read_mode; });
-      guard = write == holds.end() ? 0 : write->lock;
-    } else if (guard != 0 && std::none_of(holds.begin(), holds.end(), [&](const auto& h) {
-                 return h.lock == guard && !h.read_mode;
-               })) {
-      guard = 0;
-    }
-  };
-  follow(g.guard);
+  while (key >= s.guards_by_key.size()) s.guards_by_key.push_back(Impl::KeyGuards{});
+  Impl::KeyGuards& k = s.guards_by_key[key];
+  AccessGuards& g = k.guards;
+  const uint32_t set = s.locks.Current(t);
   const bool annotated = t < s.annotation_depth.size() && s.annotation_depth[t] > 0;
-  if (holds.empty() && !annotated) return;
-  follow(g.region_guard);
+  const bool region = set != 0 || annotated;
+  // The guards depend on the set of locks held alone: the same set as the last access's keeps them.
+  if (set != k.checked_set || annotated) {
+    const std::vector<HeldLocks::Hold>& holds = s.locks.Holds(t);
+    auto follow = [&](uint64_t& guard) {
+      if (guard == Impl::kUnset) {
+        const auto write = std::find_if(holds.begin(), holds.end(),
+                                        [](const HeldLocks::Hold& h) { return !h.read_mode; });
+        guard = write == holds.end() ? 0 : write->lock;
+      } else if (guard != 0 && std::none_of(holds.begin(), holds.end(), [&](const auto& h) {
+                   return h.lock == guard && !h.read_mode;
+                 })) {
+        guard = 0;
+      }
+    };
+    follow(g.guard);
+    if (region) follow(g.region_guard);
+    k.checked_set = set;
+  }
+  if (!region) return;
   if (g.region_thread == AccessGuards::kNone) {
     g.region_thread = t;
   } else if (t != g.region_thread) {
@@ -612,7 +623,7 @@ void KeptAccesses::Decide() {
         g.guard = 0;
         continue;
       }
-      const AccessGuards& key = impl_->guards_by_key[k];
+      const AccessGuards& key = impl_->guards_by_key[k].guards;
       merge(g.guard, key.guard);
       merge(g.region_guard, key.region_guard);
       if (key.region_thread == AccessGuards::kNone) continue;
@@ -627,7 +638,7 @@ void KeptAccesses::Decide() {
       if (g.guard == Impl::kUnset) g.guard = 0;
       if (g.region_guard == Impl::kUnset) g.region_guard = 0;
     }
-    impl_->guards_by_key = BlockTable<AccessGuards>();
+    impl_->guards_by_key = BlockTable<Impl::KeyGuards>();
     std::vector<uint32_t>().swap(impl_->annotation_depth);
   }
   impl_->locations = std::move(merged.kept);

@@ -124,7 +124,7 @@ class KeptAccesses {
   // Before the first Scan: also follow the access classes (thread, site, kind, lock addresses
   // held, bytes) for LastNewClasses. Memory: one entry per distinct class and address key.
   void TrackClasses();
-  // Before the first Scan: also note each location's guards (GuardsOf). Memory: 24 bytes per
+  // Before the first Scan: also note each location's guards (GuardsOf). Memory: 32 bytes per
   // address key.
   void TrackGuards();
   void Decide();
