@@ -735,9 +735,8 @@ struct PairSearch::Impl {
     const AccessGuards& second = guards_[straight ? e3.location : e0.location];
     if (!first.RegionAccessByOtherThan(thread) || !second.RegionAccessByOtherThan(thread))
       return false;
-    if (first.region_guard == 0 || prefilter.count == 0) return true;
-    return !std::all_of(prefilter.sets.begin(), prefilter.sets.begin() + prefilter.count,
-                        [&](uint32_t held) { return locks_->Contains(held, first.region_guard); });
+    return first.region_guard == 0 ||
+           !prefilter.SkipsEveryClassHolding(first.region_guard, *locks_);
   }
 
   // Resolves the units whose window every other thread knows: no later pair fits it.

@@ -436,10 +436,7 @@ struct UnitSearch::Impl {
     // the prefilter skips every class there ever is (Pairs), so the unit completes nothing and
     // counts no candidate (its group's units count only once a class pairs with them).
     const uint64_t guard = guards_[&s - locations_.data()].guard;
-    if (guard != 0 && u.prefilter.count > 0 &&
-        std::all_of(u.prefilter.sets.begin(), u.prefilter.sets.begin() + u.prefilter.count,
-                    [&](uint32_t held) { return locks_->Contains(held, guard); }))
-      return;
+    if (guard != 0 && u.prefilter.SkipsEveryClassHolding(guard, *locks_)) return;
     const size_t found = s.unit_group_keys.Find(u.head.thread, mask, 0, u.prefilter, [&](size_t k) {
       return s.unit_groups[k].prefilter == u.prefilter;
     });

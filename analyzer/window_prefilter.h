@@ -45,6 +45,13 @@ struct WindowPrefilter {
                                     [&](uint32_t held) { return locks.Exclusive(held, lockset); });
   }
 
+  // Whether it skips every class whose lock set holds `lock` in write mode: each of its sets
+  // holds `lock` too (in either mode), so each excludes such a class.
+  bool SkipsEveryClassHolding(uint64_t lock, const HeldLocks& locks) const {
+    return count > 0 && std::all_of(sets.begin(), sets.begin() + count,
+                                    [&](uint32_t held) { return locks.Contains(held, lock); });
+  }
+
   bool operator==(const WindowPrefilter& o) const {
     return count == o.count && std::equal(sets.begin(), sets.begin() + count, o.sets.begin());
   }
