@@ -12,8 +12,11 @@
 #include "analyzer/analysis.h"
 #include "analyzer/analysis_trace.h"
 #include "analyzer/streaming_analysis.h"
+#include "guarded_trace.h"
+#include "mutated_trace.h"
 #include "region_heavy_trace.h"
 #include "same_findings.h"
+#include "tests/support/trace_text.h"
 #include "trace_format/trace_writer.h"
 
 namespace pecan::test {
@@ -66,6 +69,33 @@ inline void LongRunsAgainstIndexed(const std::string& patterns) {
     StreamedAgainstIndexed(whole, analysis, path);
   }
   std::filesystem::remove(path);
+}
+
+// Traces of threads that meet only at locks (GuardedHeavy, 600 seeds; a third of them mutated, so
+// that one access may break a guard), streamed for `patterns` (every fourth seed `wider`, some
+// under hunt's per-site bound) against the indexed search. Returns how many findings `counted`
+// takes, and the candidates, over all seeds.
+template <typename Counted>
+std::pair<uint64_t, uint64_t> GuardedAgainstIndexed(const std::string& patterns,
+                                                    const std::string& wider, Counted counted) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("pecan-streamed-guarded-" + std::to_string(::getpid()) + ".pecan"))
+                               .string();
+  uint64_t findings = 0, candidates = 0;
+  for (uint64_t seed = 1; seed <= 600; ++seed) {
+    const Trace base = GuardedHeavy(seed);
+    const Trace whole = seed % 3 == 0 ? Mutated(base, seed) : base;
+    AnalysisOptions analysis;
+    analysis.patterns = seed % 4 == 0 ? wider : patterns;
+    analysis.threads = 1;
+    analysis.max_per_site = seed % 5 == 0 ? 1 : 0;
+    INFO("seed " << seed << ", patterns " << analysis.patterns << "\n" << DescribeTrace(whole));
+    const AnalysisResult got = StreamedAgainstIndexed(whole, analysis, path);
+    for (const Finding& f : got.findings) findings += counted(f);
+    candidates += got.stats.candidates;
+  }
+  std::filesystem::remove(path);
+  return {findings, candidates};
 }
 
 }  // namespace pecan::test

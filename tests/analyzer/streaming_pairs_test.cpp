@@ -13,7 +13,6 @@
 
 #include "analyzer/analysis.h"
 #include "analyzer/streaming_analysis.h"
-#include "guarded_trace.h"
 #include "mutated_trace.h"
 #include "region_heavy_trace.h"
 #include "streamed.h"
@@ -224,26 +223,8 @@ TEST_CASE("the streaming search of two-location atomic sets finds what Analyze f
 // exactly what Analyze finds, with the same candidate count.
 TEST_CASE("the streaming search of two-location atomic sets drops only what nothing completes",
           "[analysis][streaming_pairs]") {
-  const std::string path =
-      (std::filesystem::temp_directory_path() /
-       ("pecan-streaming-pairs-guarded-" + std::to_string(::getpid()) + ".pecan"))
-          .string();
-  uint64_t findings = 0, candidates = 0;
-  for (uint64_t seed = 1; seed <= 600; ++seed) {
-    const Trace base = test::GuardedHeavy(seed);
-    // A third of the traces mutated: a guard may then be broken by one access.
-    const Trace whole = seed % 3 == 0 ? test::Mutated(base, seed) : base;
-    AnalysisOptions analysis;
-    analysis.patterns = seed % 4 == 0 ? "all" : "asv";
-    analysis.threads = 1;
-    analysis.max_per_site = seed % 5 == 0 ? 1 : 0;
-    INFO("seed " << seed << ", patterns " << analysis.patterns << "\n"
-                 << test::DescribeTrace(whole));
-    const AnalysisResult got = test::StreamedAgainstIndexed(whole, analysis, path);
-    for (const Finding& f : got.findings) findings += f.events.size() == 4;
-    candidates += got.stats.candidates;
-  }
-  std::filesystem::remove(path);
+  const auto [findings, candidates] = test::GuardedAgainstIndexed(
+      "asv", "all", [](const Finding& f) { return f.events.size() == 4; });
   WARN("two-location findings " << findings << ", candidates " << candidates);
 }
 

@@ -15,7 +15,6 @@
 
 #include "analyzer/analysis.h"
 #include "analyzer/streaming_analysis.h"
-#include "guarded_trace.h"
 #include "mutated_trace.h"
 #include "region_heavy_trace.h"
 #include "streamed.h"
@@ -134,25 +133,8 @@ TEST_CASE("the streaming search of atomic regions finds what Analyze finds",
 // must still find exactly what Analyze finds, with the same candidate count.
 TEST_CASE("the streaming search of atomic regions drops only units nothing completes",
           "[analysis][streaming_units]") {
-  const std::string path =
-      (std::filesystem::temp_directory_path() /
-       ("pecan-streaming-units-guarded-" + std::to_string(::getpid()) + ".pecan"))
-          .string();
-  uint64_t findings = 0, candidates = 0;
-  for (uint64_t seed = 1; seed <= 600; ++seed) {
-    const Trace base = test::GuardedHeavy(seed);
-    const Trace whole = seed % 3 == 0 ? test::Mutated(base, seed) : base;
-    AnalysisOptions analysis;
-    analysis.patterns = seed % 4 == 0 ? "race,atomicity" : "atomicity";
-    analysis.threads = 1;
-    analysis.max_per_site = seed % 5 == 0 ? 1 : 0;
-    INFO("seed " << seed << ", patterns " << analysis.patterns << "\n"
-                 << test::DescribeTrace(whole));
-    const AnalysisResult got = test::StreamedAgainstIndexed(whole, analysis, path);
-    for (const Finding& f : got.findings) findings += f.pattern != "race";
-    candidates += got.stats.candidates;
-  }
-  std::filesystem::remove(path);
+  const auto [findings, candidates] = test::GuardedAgainstIndexed(
+      "atomicity", "race,atomicity", [](const Finding& f) { return f.pattern != "race"; });
   WARN("atomicity findings " << findings << ", candidates " << candidates);
 }
 
