@@ -19,8 +19,14 @@ bool WaitForRingSpace(ThreadState& t, uint64_t slots) {
   for (uint32_t attempt = 0;; ++attempt) {
     t.tail_limit = ring.head.load(std::memory_order_acquire) + kRingSlots;
     if (t.tail + slots <= t.tail_limit) return true;
-    // After the end of the recording events are no longer wanted, so nothing is lost.
-    if (recording_closed.load(std::memory_order_relaxed)) return false;
+    // After the end of the recording events are no longer wanted, so nothing is lost. But the
+    // thread's trace must stay a prefix of what it did: once one of its events is dropped, so
+    // are its later accesses. (A LOCK dropped here while the access after it found room when the
+    // writer drained once more gave that access without its lock: a false race.)
+    if (recording_closed.load(std::memory_order_relaxed)) {
+      StopRecordingAccesses(t);
+      return false;
+    }
     if (attempt < 16) {
       __builtin_ia32_pause();
       continue;
@@ -74,7 +80,7 @@ void RecordAccessSlow(EventKind kind, uint64_t addr, uint64_t size, uint64_t pc)
     t.ring->tail.store(t.tail, std::memory_order_release);
   }
   CompilerBarrier();
-  t.gates = saved;
+  t.gates = GatesAfterAppend(t, saved);
 }
 
 void StopRecordingAccesses(ThreadState& t) {

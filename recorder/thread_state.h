@@ -53,8 +53,8 @@ struct ThreadState {
   uint32_t ignore_depth = 0;
   uint32_t func_depth = 0;  // recorded FUNC_ENTRYs not yet exited
   pid_t tid = 0;
-  // Set when one of the thread's synchronization events came after the end of the recording
-  // and went unrecorded: its accesses stop too (StopRecordingAccesses).
+  // Set when one of the thread's events came after the end of the recording and went
+  // unrecorded: its accesses stop too (StopRecordingAccesses).
   bool recording_over = false;
   // The deadlock watch is on (PECAN_DEADLOCK_WAIT_MS > 0, record mode): blocking calls and lock
   // events are published in the ring's BlockingState (blocked_call.h).
@@ -77,8 +77,14 @@ extern std::atomic<bool> recording_closed;
 // Events recorded before the end that could not be written (a stamp given up at a crash).
 extern std::atomic<uint64_t> dropped_events;
 
-// Waits until `slots` more slots fit into the thread's ring. False when recording has closed.
+// Waits until `slots` more slots fit into the thread's ring. False when recording has closed:
+// the event is dropped, and the thread's accesses stop with it (StopRecordingAccesses).
 bool WaitForRingSpace(ThreadState& t, uint64_t slots);
+
+// The gates an append restores: those it saved, less any StopRecordingAccesses closed meanwhile.
+inline uint32_t GatesAfterAppend(const ThreadState& t, uint32_t saved_gates) {
+  return t.recording_over ? saved_gates & t.open_gates : saved_gates;
+}
 
 inline void CompilerBarrier() {
   std::atomic_signal_fence(std::memory_order_seq_cst);
@@ -100,7 +106,7 @@ inline void EmitPlain(ThreadState& t, uint64_t word, uint64_t pc) {
   CompilerBarrier();
   if (__builtin_expect(t.tail + 1 > t.tail_limit, 0) && !WaitForRingSpace(t, 1)) {
     CompilerBarrier();
-    t.gates = saved;
+    t.gates = GatesAfterAppend(t, saved);
     return;
   }
   Slot& slot = t.slots[t.tail & t.mask];
@@ -200,13 +206,14 @@ void CommitStriped(ThreadState& t, EventKind kind, uint8_t flags, uint64_t targe
                    uint64_t pc, uint32_t stripe_index);
 inline void EndStamped(ThreadState& t, uint32_t saved_gates) {
   CompilerBarrier();
-  t.gates = t.recording_over ? saved_gates & t.open_gates : saved_gates;
+  t.gates = GatesAfterAppend(t, saved_gates);
 }
 
 // After the end of the recording a thread's synchronization events go unrecorded (their
-// sequences stop numbering). Its accesses must stop with them, or the trace would hold accesses
-// made under a lock whose LOCK is missing, and the analysis would see them unprotected. Called
-// by the thread itself when the first of its events is dropped for that reason.
+// sequences stop numbering, and a full ring is no longer waited for). Its accesses must stop
+// with them, or the trace would hold accesses made under a lock whose LOCK is missing, and the
+// analysis would see them unprotected. Called by the thread itself when the first of its events
+// is dropped for that reason.
 void StopRecordingAccesses(ThreadState& t);
 
 // The choke point for every synchronization-like event: takes the next global stamp and
