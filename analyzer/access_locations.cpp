@@ -460,7 +460,20 @@ struct KeptAccesses::Impl {
   FlatHashMap<SeenClass, bool, SeenClassHash> classes;
   std::vector<SeenClass> recent_classes = std::vector<SeenClass>(1024);
   std::vector<EventIndex> new_class_by_key;
+  // The same, of the new classes that could complete a unit (CompletesNoUnit), for a location
+  // only one thread accesses inside regions.
+  std::vector<EventIndex> unit_class_by_key;
   std::vector<EventIndex> last_new_classes;
+  // Per thread, the threads (below kKnownThreads) whose THREAD_END it knows through the JOINs
+  // and FORKs so far; whether each has ended. An access of a thread after its end (a trace no
+  // run makes) turns the distinction off.
+  // (A FORK or JOIN naming a thread past kMaxFollowedThreads teaches nothing.)
+  static constexpr ThreadId kKnownThreads = 64;
+  static constexpr uint64_t kMaxFollowedThreads = uint64_t{1} << 20;
+  std::vector<uint64_t> known_ended;
+  std::vector<uint8_t> ended;
+  bool any_ended = false;
+  bool access_after_end = false;
   // TrackGuards: per thread, the REGION_BEGIN..REGION_END scopes it is in; each key's guards
   // (a guard not seen yet is kUnset); after Decide, each kept location's.
   static constexpr uint64_t kUnset = ~uint64_t{0};
@@ -489,6 +502,8 @@ void KeptAccesses::ScanAccess(EventIndex i, const Event& e) {
   const uint32_t key = s.first.Add(i, e.thread, e.kind, e.addr, e.size);
   if (track_guards_ && key != AccessKeyer::kNoKey) NoteGuards(key, e);
   if (!track_classes_) return;
+  if (s.any_ended && e.thread < s.ended.size() && s.ended[e.thread]) [[unlikely]]
+    s.access_after_end = true;
   // Only the classes of a key accessed by two threads are followed: its first such access is a
   // new class (the table has none of the key's yet), at or after every earlier access; a key one
   // thread alone accesses has its last access as bound (Decide).
@@ -501,10 +516,58 @@ void KeptAccesses::ScanAccess(EventIndex i, const Event& e) {
       recent = seen;
     }
     if (inserted) {
-      if (key >= s.new_class_by_key.size()) s.new_class_by_key.resize(key + 1, 0);
+      if (key >= s.new_class_by_key.size()) {
+        s.new_class_by_key.resize(key + 1, 0);
+        s.unit_class_by_key.resize(key + 1, 0);
+      }
+      // The key's first followed class stands for the first thread's classes before it too.
+      const bool stands_in = s.new_class_by_key[key] == 0;
       s.new_class_by_key[key] = i;
+      if (!CompletesNoUnit(key, e.thread) ||
+          (stands_in && !CompletesNoUnit(key, s.first.keys()[key].first_thread, /*now=*/false)))
+        s.unit_class_by_key[key] = i;
     }
   }
+}
+
+void KeptAccesses::ScanThreadEvent(const Event& e) {
+  Impl& s = *impl_;
+  const auto known = [&](ThreadId t) -> uint64_t& {
+    if (t >= s.known_ended.size()) {
+      s.known_ended.resize(t + 1, 0);
+      s.ended.resize(t + 1, 0);
+    }
+    return s.known_ended[t];
+  };
+  const ThreadId t = e.thread;
+  if (t >= Impl::kMaxFollowedThreads) return;
+  if (e.kind == EventKind::kThreadEnd) {
+    known(t);
+    s.ended[t] = 1;
+    s.any_ended = true;
+  } else if (e.kind == EventKind::kFork && e.addr < Impl::kMaxFollowedThreads) {
+    const uint64_t forker = known(t);
+    known(static_cast<ThreadId>(e.addr)) |= forker;  // what the child starts with
+  } else if (e.kind == EventKind::kJoin && e.addr < Impl::kMaxFollowedThreads) {
+    const auto joined = static_cast<ThreadId>(e.addr);
+    const uint64_t of_joined = known(joined);
+    // Only a thread that has ended: then the JOIN orders all of its events before the joiner's.
+    if (s.ended[joined])
+      known(t) |= of_joined | (joined < Impl::kKnownThreads ? uint64_t{1} << joined : 0);
+  }
+}
+
+// A unit is completed only by a class of another thread whose member can move into the unit's
+// window. On a key only one thread accesses inside regions so far (every unit of it is that
+// thread's), a class of the thread itself, or (`now`: made now) of one that knows its end, cannot.
+bool KeptAccesses::CompletesNoUnit(uint32_t key, ThreadId thread, bool now) const {
+  const Impl& s = *impl_;
+  if (!track_guards_ || key >= s.guards_by_key.size()) return false;
+  const AccessGuards& g = s.guards_by_key[key].guards;
+  if (g.region_thread == AccessGuards::kNone || g.region_many_threads) return false;
+  const ThreadId a = g.region_thread;
+  return a == thread || (now && a < Impl::kKnownThreads && thread < s.known_ended.size() &&
+                         (s.known_ended[thread] >> a & 1) != 0);
 }
 
 void KeptAccesses::ScanScopeEvent(EventIndex i, const Event& e) {
@@ -588,22 +651,6 @@ void KeptAccesses::Decide() {
     if (merged.location_of_key[k] != kNoLocation) impl_->last_of_bytes.push_back(keys[k].last);
   std::sort(impl_->last_of_bytes.begin(), impl_->last_of_bytes.end());
   impl_->all_locations = merged.all_locations;
-  if (track_classes_) {
-    // A class of a location is one of a key of it (a key fixes the bytes): the last new one of
-    // its keys' is at or after its last new class. A key one thread alone accessed was not
-    // followed (Scan): its last access stands for it.
-    impl_->last_new_classes.assign(merged.kept.size(), 0);
-    for (size_t k = 0; k < keys.size(); ++k) {
-      const LocationId l = merged.location_of_key[k];
-      if (l == kNoLocation) continue;
-      const bool followed = keys[k].many_threads && k < impl_->new_class_by_key.size();
-      const EventIndex last_new = followed ? impl_->new_class_by_key[k] : keys[k].last;
-      impl_->last_new_classes[l] = std::max(impl_->last_new_classes[l], last_new);
-    }
-    impl_->classes = decltype(impl_->classes)();
-    std::vector<Impl::SeenClass>().swap(impl_->recent_classes);
-    std::vector<EventIndex>().swap(impl_->new_class_by_key);
-  }
   if (track_guards_) {
     // A location's keys together: their region threads, and a guard if they all have the same.
     std::vector<AccessGuards>& of = impl_->guards;
@@ -640,6 +687,31 @@ void KeptAccesses::Decide() {
     }
     impl_->guards_by_key = BlockTable<Impl::KeyGuards>();
     std::vector<uint32_t>().swap(impl_->annotation_depth);
+  }
+  if (track_classes_) {
+    // A class of a location is one of a key of it (a key fixes the bytes): the last new one of
+    // its keys' is at or after its last new class. A key one thread alone accessed was not
+    // followed (Scan): its last access stands for it. On a location one thread alone accesses
+    // inside regions (every unit is that thread's), only the classes that could complete a unit
+    // count (CompletesNoUnit) — unless a thread accessed after its end.
+    impl_->last_new_classes.assign(merged.kept.size(), 0);
+    const bool distinguish = track_guards_ && !impl_->access_after_end;
+    for (size_t k = 0; k < keys.size(); ++k) {
+      const LocationId l = merged.location_of_key[k];
+      if (l == kNoLocation) continue;
+      const bool followed = keys[k].many_threads && k < impl_->new_class_by_key.size();
+      const bool one_region_thread = distinguish && !impl_->guards[l].region_many_threads;
+      const EventIndex last_new = !followed           ? keys[k].last
+                                  : one_region_thread ? impl_->unit_class_by_key[k]
+                                                      : impl_->new_class_by_key[k];
+      impl_->last_new_classes[l] = std::max(impl_->last_new_classes[l], last_new);
+    }
+    impl_->classes = decltype(impl_->classes)();
+    std::vector<Impl::SeenClass>().swap(impl_->recent_classes);
+    std::vector<EventIndex>().swap(impl_->new_class_by_key);
+    std::vector<EventIndex>().swap(impl_->unit_class_by_key);
+    std::vector<uint64_t>().swap(impl_->known_ended);
+    std::vector<uint8_t>().swap(impl_->ended);
   }
   impl_->locations = std::move(merged.kept);
   std::vector<std::pair<uint64_t, uint64_t>>& bytes = impl_->kept_bytes;

@@ -119,6 +119,9 @@ class KeptAccesses {
                (IsAcquire(e.kind) || IsRelease(e.kind) || e.kind == EventKind::kRegionBegin ||
                 e.kind == EventKind::kRegionEnd)) {
       ScanScopeEvent(i, e);
+    } else if (track_classes_ && (e.kind == EventKind::kFork || e.kind == EventKind::kJoin ||
+                                  e.kind == EventKind::kThreadEnd)) {
+      ScanThreadEvent(e);
     }
   }
   // Before the first Scan: also follow the access classes (thread, site, kind, lock addresses
@@ -156,7 +159,11 @@ class KeptAccesses {
   const std::vector<EventIndex>& LastAccessesOfBytes() const;
   uint64_t AllLocations() const;  // after Decide: every location, kept or not
   // With TrackClasses, per kept location: an event at or after which no access makes a new access
-  // class of it (one of a thread, site, kind, set of lock addresses held and bytes not seen yet).
+  // class of it (one of a thread, site, kind, set of lock addresses held and bytes not seen yet)
+  // that could complete a unit of an atomic region. With TrackGuards too, on a location only one
+  // thread accesses inside regions, a class of that thread, or of a thread that has joined it
+  // after its end (directly, or through the joins and forks before it), does not count: it is
+  // ordered after every unit's window or is the units' own thread.
   const std::vector<EventIndex>& LastNewClasses() const;
   // With TrackGuards, per kept location.
   const std::vector<AccessGuards>& GuardsOf() const;
@@ -166,6 +173,11 @@ class KeptAccesses {
   // A lock event, or REGION_BEGIN or REGION_END: the scopes the classes and regions follow.
   void ScanScopeEvent(EventIndex i, const Event& e);
   void NoteGuards(uint32_t key, const Event& e);
+  // A FORK, JOIN or THREAD_END: which threads' ends each thread knows (LastNewClasses).
+  void ScanThreadEvent(const Event& e);
+  // Whether a class of `thread` on `key` could complete no unit of the key's region thread
+  // (`now`: a class made now, with what the thread knows now; else one made earlier).
+  bool CompletesNoUnit(uint32_t key, ThreadId thread, bool now = true) const;
   // Locate for a FREE, an ALLOC or an access whose address has no recent answer.
   LocationId LocateMissed(EventIndex i, const Event& e);
 

@@ -9,7 +9,9 @@
 // resolved from its members so far, except for what only its next member can tell: whether a
 // member after e2 fits the window's highest slot its locks allow. That waits for the member (or
 // for the location's end); a class that appears after e2 is tried against the unit when it does
-// (until the location's last new class, which the first pass finds: KeptAccesses::TrackClasses).
+// (until the location's last new class that could complete one, which the first pass finds:
+// KeptAccesses::TrackClasses; a class of the units' own thread, or of a thread that joined it
+// after its end, cannot).
 // A unit whose window holds, at every slot, the lock every access to the location holds is not
 // made at all: no class could pair with it (KeptAccesses::TrackGuards). The order in which
 // SearchPatternGroup meets the matches (region, position in the region, lock bucket, class) is

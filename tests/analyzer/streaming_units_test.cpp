@@ -123,14 +123,11 @@ TEST_CASE("the streaming search of atomic regions finds what Analyze finds",
                    << capped);
 }
 
-// B writes x many times (its class is compacted as it grows), releases a flag, writes x many
-// times more; A acquires the flag, then reads x twice in a critical section; B writes x once
-// more, never having seen A. The witness is B's first write after the release: the first A does
-// not know to precede its window. The search must still hold it though the release came after
-// what the compaction last learned of the threads' clocks.
 // Threads that meet only at locks, most variables always accessed under a lock of their own: the
-// search keeps no unit whose window holds that lock throughout (KeptAccesses::TrackGuards), and
-// must still find exactly what Analyze finds, with the same candidate count.
+// search keeps no unit whose window holds that lock throughout (KeptAccesses::TrackGuards), nor
+// one for a later class only of a thread that joined the unit's thread after its end (the
+// workers' counters main reads), and must still find exactly what Analyze finds, with the same
+// candidate count.
 TEST_CASE("the streaming search of atomic regions drops only units nothing completes",
           "[analysis][streaming_units]") {
   const auto [findings, candidates] = test::GuardedAgainstIndexed(
@@ -138,6 +135,11 @@ TEST_CASE("the streaming search of atomic regions drops only units nothing compl
   WARN("atomicity findings " << findings << ", candidates " << candidates);
 }
 
+// B writes x many times (its class is compacted as it grows), releases a flag, writes x many
+// times more; A acquires the flag, then reads x twice in a critical section; B writes x once
+// more, never having seen A. The witness is B's first write after the release: the first A does
+// not know to precede its window. The search must still hold it though the release came after
+// what the compaction last learned of the threads' clocks.
 TEST_CASE("members a unit can take survive the compaction of a long class",
           "[analysis][streaming_units]") {
   testing::TraceBuilder b;
