@@ -288,8 +288,13 @@ struct UnitSearch::Impl {
       s.units_pruned = 0;
     }
     UnitClass& C = s.classes[c];
-    C.members.push_back(Member{i, local});
-    if (C.members.size() >= 8 && C.members.size() >= 2 * C.compacted) Compact(s, C, por);
+    // Only a unit of another thread takes a member (Pairs), and units are made of region
+    // accesses: where no other thread makes one, the class keeps none (its next member still
+    // settles what waits, above).
+    if (guards_[l].RegionAccessByOtherThan(e.thread)) {
+      C.members.push_back(Member{i, local});
+      if (C.members.size() >= 8 && C.members.size() >= 2 * C.compacted) Compact(s, C, por);
+    }
     if (last_of_bytes) {
       s.classes[c].complete = true;
       Settle(s, c, Member{}, nullptr);
