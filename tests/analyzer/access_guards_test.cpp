@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "analyzer/access_locations.h"
+#include "kept_location.h"
 #include "trace_builder.h"
 
 using namespace pecan;
@@ -16,14 +17,7 @@ constexpr uint64_t kL = 0x900, kM = 0x908, kRw = 0x910;
 AccessGuards GuardsAt(const Trace& trace, EventIndex i) {
   KeptAccesses kept;
   kept.TrackGuards();
-  for (EventIndex k = 0; k < trace.size_events(); ++k) kept.Scan(k, trace.event(k));
-  kept.Decide();
-  LocationId l = kNoLocation;
-  for (EventIndex k = 0; k < trace.size_events(); ++k) {
-    const LocationId at = kept.Locate(k, trace.event(k));
-    if (k == i) l = at;
-  }
-  REQUIRE(l != kNoLocation);
+  const LocationId l = test::ScanAndLocate(kept, trace, i);
   REQUIRE(kept.GuardsOf().size() == kept.Locations().size());
   return kept.GuardsOf()[l];
 }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "analyzer/access_locations.h"
+#include "kept_location.h"
 #include "trace_builder.h"
 
 using namespace pecan;
@@ -17,15 +18,7 @@ EventIndex LastNewClassAt(const Trace& trace, EventIndex i) {
   KeptAccesses kept;
   kept.TrackClasses();
   kept.TrackGuards();
-  for (EventIndex k = 0; k < trace.size_events(); ++k) kept.Scan(k, trace.event(k));
-  kept.Decide();
-  LocationId l = kNoLocation;
-  for (EventIndex k = 0; k < trace.size_events(); ++k) {
-    const LocationId at = kept.Locate(k, trace.event(k));
-    if (k == i) l = at;
-  }
-  REQUIRE(l != kNoLocation);
-  return kept.LastNewClasses()[l];
+  return kept.LastNewClasses()[test::ScanAndLocate(kept, trace, i)];
 }
 
 // Thread `t` counts in `addr` inside a critical section, twice (a unit's two accesses).
