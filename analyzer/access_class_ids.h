@@ -22,6 +22,10 @@ struct AccessClassRef {
 
 class AccessClassIds {
  public:
+  // Classes a location keeps in a list, found by a walk; past them, in a hash table. Most
+  // locations have a few, and a table holds two to four slots per class.
+  static constexpr uint32_t kListSize = 8;
+
   explicit AccessClassIds(size_t locations) : locations_(locations) {}
 
   // The class of access `e` to location `l` (described by `info`), made holding `lockset`.
@@ -73,31 +77,51 @@ class AccessClassIds {
   };
   static_assert(sizeof(Slot) == 32);
 
-  // Open addressing with linear probing, filled up to one half.
+  // A location's classes: up to kListSize in id order, more in an open-addressing table with
+  // linear probing, filled up to three quarters.
   class Table {
    public:
     // The id of `key`'s class, numbered next (and `*created` set) if it has none yet.
     uint32_t FindOrInsert(const Slot& key, bool* created) {
-      if ((used_ + 1) * 2 > slots_.size()) Grow();
-      const size_t mask = slots_.size() - 1;
-      for (size_t at = key.Hash() & mask;; at = (at + 1) & mask) {
-        Slot& slot = slots_[at];
-        if (slot.id_plus_one == 0) {
-          slot = key;
-          slot.id_plus_one = ++used_;
-          *created = true;
+      *created = false;
+      if (used_ <= kListSize) {
+        for (uint32_t id = 0; id < used_; ++id) {
+          if (slots_[id].SameKey(key)) return id;
+        }
+        *created = true;
+        if (used_ < kListSize) {
+          slots_.push_back(key);
+          slots_.back().id_plus_one = ++used_;
           return used_ - 1;
         }
-        if (slot.SameKey(key)) {
-          *created = false;
-          return slot.id_plus_one - 1;
-        }
+        Rehash(2 * kListSize);  // the first class past kListSize: to a table
+        return Insert(key);
       }
+      const size_t mask = slots_.size() - 1;
+      for (size_t at = key.Hash() & mask;; at = (at + 1) & mask) {
+        const Slot& slot = slots_[at];
+        if (slot.id_plus_one == 0) break;
+        if (slot.SameKey(key)) return slot.id_plus_one - 1;
+      }
+      *created = true;
+      if ((used_ + 1) * 4 > slots_.size() * 3) Rehash(slots_.size() * 2);
+      return Insert(key);
     }
 
    private:
-    void Grow() {
-      std::vector<Slot> old(std::max<size_t>(8, slots_.size() * 2));
+    // Puts `key`, of no class yet, into the table as the next class.
+    uint32_t Insert(const Slot& key) {
+      const size_t mask = slots_.size() - 1;
+      size_t at = key.Hash() & mask;
+      while (slots_[at].id_plus_one != 0) at = (at + 1) & mask;
+      slots_[at] = key;
+      slots_[at].id_plus_one = ++used_;
+      return used_ - 1;
+    }
+
+    // Moves the classes into a table of `size` slots (a power of two).
+    void Rehash(size_t size) {
+      std::vector<Slot> old(size);
       old.swap(slots_);
       const size_t mask = slots_.size() - 1;
       for (const Slot& slot : old) {
@@ -108,8 +132,8 @@ class AccessClassIds {
       }
     }
 
-    std::vector<Slot> slots_;
-    uint32_t used_ = 0;
+    std::vector<Slot> slots_;  // flat: the classes by id; a table: the slots
+    uint32_t used_ = 0;        // classes numbered
   };
 
   std::vector<Table> locations_;

@@ -1,0 +1,99 @@
+// AccessClassIds: a location's classes numbered from 0 in the order of their first access, the
+// same number for every later access of a class, whether the location keeps its classes in a
+// short list or (past AccessClassIds's list size) in a hash table.
+#include "analyzer/access_class_ids.h"
+
+#include <catch2/catch.hpp>
+#include <map>
+#include <tuple>
+
+namespace pecan {
+namespace {
+
+Event Access(ThreadId thread, SiteId site, uint64_t addr, uint32_t size = 4,
+             EventKind kind = EventKind::kWrite) {
+  Event e;
+  e.thread = thread;
+  e.kind = kind;
+  e.site = site;
+  e.addr = addr;
+  e.size = size;
+  return e;
+}
+
+LocationInfo Location(bool single_range) {
+  LocationInfo info;
+  info.begin = 0x1000;
+  info.end = 0x1000 + 64;
+  info.single_range = single_range;
+  return info;
+}
+
+TEST_CASE("AccessClassIds numbers a location's classes in order of first access",
+          "[analysis][classes]") {
+  AccessClassIds ids(2);
+  const LocationInfo info = Location(true);
+  AccessClassRef a = ids.Of(0, Access(1, 10, 0x1000), 0, info);
+  CHECK(a.id == 0);
+  CHECK(a.created);
+  AccessClassRef b = ids.Of(0, Access(2, 10, 0x1000), 0, info);
+  CHECK(b.id == 1);
+  CHECK(b.created);
+  // Same thread, site, kind and lock set: the same class, made once.
+  AccessClassRef again = ids.Of(0, Access(1, 10, 0x1000), 0, info);
+  CHECK(again.id == 0);
+  CHECK_FALSE(again.created);
+  // Each key field makes a class of its own.
+  CHECK(ids.Of(0, Access(1, 10, 0x1000, 4, EventKind::kRead), 0, info).id == 2);
+  CHECK(ids.Of(0, Access(1, 10, 0x1000), 7, info).id == 3);
+  CHECK(ids.Of(0, Access(1, 11, 0x1000), 0, info).id == 4);
+  // Another location numbers its own classes from 0.
+  CHECK(ids.Of(1, Access(1, 10, 0x1000), 0, info).id == 0);
+}
+
+TEST_CASE("AccessClassIds tells a multi-range location's bytes apart, not a single-range one's",
+          "[analysis][classes]") {
+  AccessClassIds ids(2);
+  const LocationInfo several = Location(false);
+  CHECK(ids.Of(0, Access(1, 10, 0x1000, 4), 0, several).id == 0);
+  CHECK(ids.Of(0, Access(1, 10, 0x1004, 4), 0, several).id == 1);
+  CHECK(ids.Of(0, Access(1, 10, 0x1000, 8), 0, several).id == 2);
+  CHECK(ids.Of(0, Access(1, 10, 0x1004, 4), 0, several).id == 1);
+  const LocationInfo single = Location(true);
+  CHECK(ids.Of(1, Access(1, 10, 0x1000, 4), 0, single).id == 0);
+  const AccessClassRef same = ids.Of(1, Access(1, 10, 0x1004, 4), 0, single);
+  CHECK(same.id == 0);
+  CHECK_FALSE(same.created);
+  CHECK(same.key.begin == single.begin);
+  CHECK(same.key.end == single.end);
+}
+
+TEST_CASE("AccessClassIds keeps every id through the change from list to table",
+          "[analysis][classes]") {
+  // Many classes on one location, met again in a scrambled order after each new one: ids agree
+  // with a std::map that numbers keys in order of first sight.
+  for (const bool single_range : {true, false}) {
+    AccessClassIds ids(1);
+    const LocationInfo info = Location(single_range);
+    std::map<std::tuple<ThreadId, SiteId, uint64_t>, uint32_t> expected;
+    uint64_t state = 12345;
+    auto next = [&] {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      return static_cast<uint32_t>(state >> 33);
+    };
+    for (int step = 0; step < 5000; ++step) {
+      const ThreadId thread = next() % 5;
+      const SiteId site = next() % 60;
+      const uint64_t addr = 0x1000 + 4 * (next() % 4);
+      const auto key = std::make_tuple(thread, site, single_range ? uint64_t{0} : addr);
+      const auto [it, fresh] = expected.emplace(key, static_cast<uint32_t>(expected.size()));
+      const AccessClassRef c = ids.Of(0, Access(thread, site, addr), 0, info);
+      REQUIRE(c.id == it->second);
+      REQUIRE(c.created == fresh);
+    }
+    CHECK(expected.size() > 2 * AccessClassIds::kListSize);
+  }
+}
+
+}  // namespace
+}  // namespace pecan
