@@ -480,8 +480,20 @@ struct KeptAccesses::Impl {
   struct KeyGuards {
     AccessGuards guards{kUnset, kUnset};
     uint32_t checked_set = ~0u;  // the lock set (HeldLocks) of the access that set them last
+    uint32_t region = 0;         // the last OpenRegion::number that listed the key
   };
   std::vector<uint32_t> annotation_depth;
+  // Per thread, its open region (NoteGuards's: while it holds a lock or is inside an annotated
+  // region): its number (0: none open), whether its lock set changed since it opened, and until
+  // then the keys of its region accesses, each once. A change marks them all
+  // (AccessGuards::locks_change_in_region), and every key the region accesses after it.
+  struct OpenRegion {
+    uint32_t number = 0;
+    bool locks_changed = false;
+    std::vector<uint32_t> keys;
+  };
+  std::vector<OpenRegion> open_regions;
+  uint32_t regions_opened = 0;
   BlockTable<KeyGuards> guards_by_key;
   std::vector<AccessGuards> guards;
   // The second pass: the allocation versions painted so far, as the first pass had them.
@@ -572,17 +584,52 @@ bool KeptAccesses::CompletesNoUnit(uint32_t key, ThreadId thread, bool now) cons
 
 void KeptAccesses::ScanScopeEvent(EventIndex i, const Event& e) {
   Impl& s = *impl_;
+  const ThreadId t = e.thread;
+  const uint32_t set_before = s.locks.Current(t);
+  const bool open_before = set_before != 0 || Annotated(t);
   if (e.kind != EventKind::kRegionBegin && e.kind != EventKind::kRegionEnd) {
     s.locks.Visit(i, e);
-    return;
+  } else {
+    // RegionScopes' rule: an end without a begin closes nothing.
+    if (t >= s.annotation_depth.size()) s.annotation_depth.resize(t + 1, 0);
+    uint32_t& depth = s.annotation_depth[t];
+    if (e.kind == EventKind::kRegionBegin) {
+      ++depth;
+    } else if (depth > 0) {
+      --depth;
+    }
   }
-  // RegionScopes' rule: an end without a begin closes nothing.
-  if (e.thread >= s.annotation_depth.size()) s.annotation_depth.resize(e.thread + 1, 0);
-  uint32_t& depth = s.annotation_depth[e.thread];
-  if (e.kind == EventKind::kRegionBegin) {
-    ++depth;
-  } else if (depth > 0) {
-    --depth;
+  if (track_guards_) FollowRegion(t, open_before, set_before);
+}
+
+bool KeptAccesses::Annotated(ThreadId t) const {
+  const Impl& s = *impl_;
+  return t < s.annotation_depth.size() && s.annotation_depth[t] > 0;
+}
+
+// After a scope event of thread t: whether it opened a region, closed one, or changed the lock
+// set inside one (then the keys accessed in it so far are marked).
+void KeptAccesses::FollowRegion(ThreadId t, bool open_before, uint32_t set_before) {
+  Impl& s = *impl_;
+  const uint32_t set = s.locks.Current(t);
+  const bool open = set != 0 || Annotated(t);
+  if (t >= s.open_regions.size()) s.open_regions.resize(t + 1);
+  Impl::OpenRegion& r = s.open_regions[t];
+  if (!open) {
+    r.number = 0;
+    r.locks_changed = false;
+    r.keys.clear();
+  } else if (!open_before) {
+    if (++s.regions_opened == 0) {  // numbers wrapped: no key may keep an old one
+      for (size_t k = 0; k < s.guards_by_key.size(); ++k) s.guards_by_key[k].region = 0;
+      for (Impl::OpenRegion& other : s.open_regions) other.number = 0;
+      s.regions_opened = 1;
+    }
+    r.number = s.regions_opened;
+  } else if (set != set_before && !r.locks_changed) {
+    r.locks_changed = true;
+    for (uint32_t key : r.keys) s.guards_by_key[key].guards.locks_change_in_region = true;
+    std::vector<uint32_t>().swap(r.keys);
   }
 }
 
@@ -598,7 +645,7 @@ void KeptAccesses::NoteGuards(uint32_t key, const Event& e) {
   Impl::KeyGuards& k = s.guards_by_key[key];
   AccessGuards& g = k.guards;
   const uint32_t set = s.locks.Current(t);
-  const bool annotated = t < s.annotation_depth.size() && s.annotation_depth[t] > 0;
+  const bool annotated = Annotated(t);
   const bool region = set != 0 || annotated;
   // The guards depend on the set of locks held alone: the same set as the last access's keeps them.
   if (set != k.checked_set || annotated) {
@@ -623,6 +670,14 @@ void KeptAccesses::NoteGuards(uint32_t key, const Event& e) {
     g.region_thread = t;
   } else if (t != g.region_thread) {
     g.region_many_threads = true;
+  }
+  if (t >= s.open_regions.size()) s.open_regions.resize(t + 1);
+  Impl::OpenRegion& r = s.open_regions[t];
+  if (r.locks_changed) {
+    g.locks_change_in_region = true;
+  } else if (k.region != r.number || r.number == 0) {
+    k.region = r.number;
+    r.keys.push_back(key);
   }
 }
 
@@ -680,6 +735,7 @@ void KeptAccesses::Decide() {
         g.region_many_threads = true;
       }
       g.region_many_threads |= key.region_many_threads;
+      g.locks_change_in_region |= key.locks_change_in_region;
     }
     for (AccessGuards& g : of) {
       if (g.guard == Impl::kUnset) g.guard = 0;
@@ -687,6 +743,7 @@ void KeptAccesses::Decide() {
     }
     impl_->guards_by_key = BlockTable<Impl::KeyGuards>();
     std::vector<uint32_t>().swap(impl_->annotation_depth);
+    std::vector<Impl::OpenRegion>().swap(impl_->open_regions);
   }
   if (track_classes_) {
     // A class of a location is one of a key of it (a key fixes the bytes): the last new one of

@@ -36,10 +36,18 @@ struct AccessGuards {
   uint64_t region_guard = 0;       // a lock every region access held in write mode (0: none known)
   ThreadId region_thread = kNone;  // the first thread that made a region access (kNone: none)
   bool region_many_threads = false;  // another thread made one too
+  // Some region access is in a region where its thread's lock set changes (a lock taken or given
+  // back between the region's first event and its last).
+  bool locks_change_in_region = false;
   // Whether a thread other than `t` makes a region access.
   bool RegionAccessByOtherThan(ThreadId t) const {
     return region_many_threads || (region_thread != kNone && region_thread != t);
   }
+  // Whether `lock` (guard or region_guard) is held all through the window of every unit with a
+  // region access to the location: the slots between two region accesses of one region, where
+  // the lock set is the region accesses'. Then no access that holds it (every access or every
+  // region access to the location, in write mode) can move into such a window.
+  bool WindowsHold(uint64_t lock) const { return lock != 0 && !locks_change_in_region; }
 };
 
 // What a pattern needs of a location to bind one of its variables there (analysis.cpp derives
@@ -173,6 +181,8 @@ class KeptAccesses {
   // A lock event, or REGION_BEGIN or REGION_END: the scopes the classes and regions follow.
   void ScanScopeEvent(EventIndex i, const Event& e);
   void NoteGuards(uint32_t key, const Event& e);
+  bool Annotated(ThreadId t) const;  // inside REGION_BEGIN..REGION_END
+  void FollowRegion(ThreadId t, bool open_before, uint32_t set_before);
   // A FORK, JOIN or THREAD_END: which threads' ends each thread knows (LastNewClasses).
   void ScanThreadEvent(const Event& e);
   // Whether a class of `thread` on `key` could complete no unit of the key's region thread

@@ -527,6 +527,10 @@ struct PairSearch::Impl {
     PairClass& C = P.classes[id];
     if (order < C.first) C.first = order;
     if (x1.local < C.dead_below) return;  // no unit can take it (Compact)
+    // Nor if every unit's window holds the lock of x1's location's region accesses (Reachable):
+    // x1 holds it too, so no pair moves into a window, nor lies inside one.
+    const AccessGuards& guards = guards_[x1.location];
+    if (guards.WindowsHold(guards.region_guard)) return;
     // In (x1, x2) order: pairs complete in the order of x2, so it goes near the end.
     auto at = C.members.end();
     if (x1.event < C.last_x1 || (x1.event == C.last_x1 && x2.event < C.last_x2)) {

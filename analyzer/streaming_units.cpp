@@ -290,8 +290,10 @@ struct UnitSearch::Impl {
     UnitClass& C = s.classes[c];
     // Only a unit of another thread takes a member (Pairs), and units are made of region
     // accesses: where no other thread makes one, the class keeps none (its next member still
-    // settles what waits, above).
-    if (guards_[l].RegionAccessByOtherThan(e.thread)) {
+    // settles what waits, above). Nor where every unit's window holds the lock every access
+    // holds: no member can move into one, nor lie inside one.
+    const AccessGuards& guards = guards_[l];
+    if (guards.RegionAccessByOtherThan(e.thread) && !guards.WindowsHold(guards.guard)) {
       C.members.push_back(Member{i, local});
       if (C.members.size() >= 8 && C.members.size() >= 2 * C.compacted) Compact(s, C, por);
     }

@@ -46,6 +46,9 @@ TEST_CASE("a location every thread accesses under one lock has it as guard",
   CHECK(g.region_many_threads);
   CHECK(g.RegionAccessByOtherThan(1));
   CHECK(g.RegionAccessByOtherThan(2));
+  // Both regions take a second lock after their first event: their windows may lack one.
+  CHECK(g.locks_change_in_region);
+  CHECK_FALSE(g.WindowsHold(g.region_guard));
 }
 
 TEST_CASE("an access without the lock clears the guard for good", "[analysis][access_guards]") {
@@ -141,4 +144,108 @@ TEST_CASE("an access inside an annotated region is a region access without a loc
   CHECK(g.region_many_threads);
   CHECK(g.region_guard == 0);
   CHECK(g.guard == 0);
+}
+
+TEST_CASE("a location whose regions keep one lock set has windows that hold its guard",
+          "[analysis][access_guards]") {
+  testing::TraceBuilder b;
+  b.Fork(0, 1);
+  b.Fork(0, 2);
+  b.Lock(1, kL);
+  const EventIndex x = b.Write(1, kX, 1);
+  b.Write(1, kY, 2);
+  b.Read(1, kX, 3);
+  b.Unlock(1, kL);
+  b.Lock(2, kL);
+  b.Lock(2, kL);  // taken again: the same set
+  b.Read(2, kX, 4);
+  b.Unlock(2, kL);
+  b.Unlock(2, kL);
+  b.Write(0, kZ, 5);
+  const AccessGuards g = GuardsAt(b.trace(), x);
+  CHECK(g.region_guard == kL);
+  CHECK_FALSE(g.locks_change_in_region);
+  CHECK(g.WindowsHold(g.region_guard));
+  CHECK(g.WindowsHold(g.guard));
+  CHECK_FALSE(g.WindowsHold(0));  // no lock: nothing is held
+}
+
+TEST_CASE("a lock set change anywhere in a region marks the locations it accesses",
+          "[analysis][access_guards]") {
+  auto changed = [](auto&& build) {
+    testing::TraceBuilder b;
+    b.Fork(0, 1);
+    b.Fork(0, 2);
+    const EventIndex x = build(b);
+    b.Lock(2, kL);  // another thread's region access, under L
+    b.Write(2, kX, 9);
+    b.Unlock(2, kL);
+    return GuardsAt(b.trace(), x).locks_change_in_region;
+  };
+  SECTION("a lock taken after the access") {
+    CHECK(changed([](testing::TraceBuilder& b) {
+      b.Lock(1, kL);
+      const EventIndex x = b.Write(1, kX, 1);
+      b.Lock(1, kM);
+      b.Unlock(1, kM);
+      b.Unlock(1, kL);
+      return x;
+    }));
+  }
+  SECTION("a lock given back before the access") {
+    CHECK(changed([](testing::TraceBuilder& b) {
+      b.Lock(1, kM);
+      b.Lock(1, kL);
+      b.Unlock(1, kM);
+      const EventIndex x = b.Write(1, kX, 1);
+      b.Unlock(1, kL);
+      return x;
+    }));
+  }
+  SECTION("a lock taken inside an annotated region") {
+    CHECK(changed([](testing::TraceBuilder& b) {
+      b.RegionBegin(1);
+      b.Lock(1, kL);
+      const EventIndex x = b.Write(1, kX, 1);
+      b.Unlock(1, kL);
+      b.RegionEnd(1);
+      return x;
+    }));
+  }
+  SECTION("a change in one of the location's regions, not the first") {
+    CHECK(changed([](testing::TraceBuilder& b) {
+      b.Lock(1, kL);
+      const EventIndex x = b.Write(1, kX, 1);
+      b.Unlock(1, kL);
+      b.Lock(1, kL);
+      b.Read(1, kX, 2);
+      b.Lock(1, kM);
+      b.Unlock(1, kM);
+      b.Unlock(1, kL);
+      return x;
+    }));
+  }
+  SECTION("a change in the region before, which closed") {
+    CHECK_FALSE(changed([](testing::TraceBuilder& b) {
+      b.Lock(1, kM);
+      b.Lock(1, kL);
+      b.Write(1, kY, 1);
+      b.Unlock(1, kL);
+      b.Unlock(1, kM);
+      b.Lock(1, kL);
+      const EventIndex x = b.Write(1, kX, 2);
+      b.Unlock(1, kL);
+      return x;
+    }));
+  }
+  SECTION("an annotation inside a region, its lock set unchanged") {
+    CHECK_FALSE(changed([](testing::TraceBuilder& b) {
+      b.Lock(1, kL);
+      b.RegionBegin(1);
+      const EventIndex x = b.Write(1, kX, 1);
+      b.RegionEnd(1);
+      b.Unlock(1, kL);
+      return x;
+    }));
+  }
 }
