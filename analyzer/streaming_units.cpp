@@ -273,7 +273,9 @@ struct UnitSearch::Impl {
       ts.kinds.push_back(e.kind);
       if (ts.clocks.empty() || new_clock) ts.clocks.emplace_back(local, por.CurrentClock(e.thread));
     }
-    if (l == kNoLocation) return;
+    // Units are made of region accesses: where no thread makes one, no unit ever forms, and the
+    // location needs no classes.
+    if (l == kNoLocation || guards_[l].region_thread == AccessGuards::kNone) return;
     LocationState& s = locations_[l];
     const LocationInfo& info = infos_[l];
     const bool created = cls.created;
