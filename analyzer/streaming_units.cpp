@@ -9,6 +9,7 @@
 #include <cassert>
 #include <functional>
 #include <unordered_map>
+#include <utility>
 
 #include "analyzer/access_class_key.h"
 #include "analyzer/flat_hash_map.h"
@@ -21,6 +22,7 @@ namespace pecan {
 namespace {
 
 constexpr EventIndex kNone = ~EventIndex{0};
+constexpr uint32_t kNoPending = ~0u;  // the end of a list of LocationState::pending
 
 struct Member {
   EventIndex event = 0;
@@ -29,11 +31,12 @@ struct Member {
 
 // An access class (analysis_context.h) of one location, with its members so far.
 struct UnitClass : AccessClassKey {
-  uint32_t bucket = 0;            // rank of its address set among the location's, by first class
-  bool complete = false;          // no later access touches its bytes
-  std::vector<Member> members;    // those a unit may still take (see Compact)
-  size_t compacted = 0;           // members.size() after the last Compact
-  std::vector<uint32_t> pending;  // LocationState::pending waiting for its next member
+  uint32_t bucket = 0;     // rank of its address set among the location's, by first class
+  uint32_t compacted = 0;  // members.size() after the last Compact
+  // The first of the list (Pending::next) of LocationState::pending waiting for its next member.
+  uint32_t pending = kNoPending;
+  bool complete = false;        // no later access touches its bytes
+  std::vector<Member> members;  // those a unit may still take (see Compact)
 };
 
 // A run of the window's slots (from the top) where the interrupted thread holds one set of lock
@@ -104,6 +107,7 @@ struct Pending {
   EventIndex begin = kNone;
   EventIndex last = kNone;
   uint64_t serial = 0;  // which pending this is (0: the entry is free)
+  uint32_t next = kNoPending;  // the next waiting for the class's next member
 };
 
 // A pending of the class's thread to decide once that thread knows the unit thread's event at
@@ -282,7 +286,7 @@ struct UnitSearch::Impl {
     const uint32_t c = ClassOf(s, cls);
     const std::vector<uint32_t>& clock = por.CurrentClockView(e.thread);
     // What waited for this class's next member, and the units before its first.
-    if (!s.classes[c].pending.empty()) Settle(s, c, Member{i, local}, &clock);
+    if (s.classes[c].pending != kNoPending) Settle(s, c, Member{i, local}, &clock);
     if (created) TryUnits(s, c, i, clock);
     // No class appears after this one: the units kept for them go.
     if (!s.units.empty() && i >= last_new_classes_[l]) {
@@ -383,7 +387,7 @@ struct UnitSearch::Impl {
         c.members[kept++] = x;
     }
     c.members.resize(kept);
-    c.compacted = kept;
+    c.compacted = static_cast<uint32_t>(kept);
   }
 
   // The record of class `cls`, created on its first access: the search sees every access, so
@@ -569,7 +573,8 @@ struct UnitSearch::Impl {
         s.free_pending.pop_back();
         s.pending[at] = p;
       }
-      C.pending.push_back(at);
+      s.pending[at].next = C.pending;
+      C.pending = at;
       std::vector<Waker>& heap = Wakers(C.thread, u.head.thread);
       heap.push_back(
           Waker{open.top, static_cast<LocationId>(&s - locations_.data()), at, p.serial});
@@ -606,12 +611,12 @@ struct UnitSearch::Impl {
   }
 
   void Settle(LocationState& s, uint32_t c, Member next, const std::vector<uint32_t>* clock) {
-    std::vector<uint32_t> waiting;
-    waiting.swap(s.classes[c].pending);
-    for (uint32_t p : waiting) {
+    uint32_t p = std::exchange(s.classes[c].pending, kNoPending);
+    while (p != kNoPending) {
       Conclude(s, s.pending[p], next, clock);
       s.pending[p].serial = 0;
       s.free_pending.push_back(p);
+      p = s.pending[p].next;
     }
   }
 
@@ -634,8 +639,13 @@ struct UnitSearch::Impl {
         if (s.sealed || w.pending >= s.pending.size() || s.pending[w.pending].serial != w.serial)
           continue;  // decided already
         Pending& p = s.pending[w.pending];
-        std::vector<uint32_t>& list = s.classes[p.cls].pending;
-        list.erase(std::find(list.begin(), list.end(), w.pending));
+        for (uint32_t* link = &s.classes[p.cls].pending; *link != kNoPending;
+             link = &s.pending[*link].next) {
+          if (*link == w.pending) {
+            *link = p.next;
+            break;
+          }
+        }
         Conclude(s, p, Member{}, nullptr);
         p.serial = 0;
         s.free_pending.push_back(w.pending);
