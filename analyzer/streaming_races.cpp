@@ -66,14 +66,20 @@ struct FreeRecord {
 };
 
 // The first witness of a pair of classes (A, B): the earliest b of B with an earlier a of A not
-// ordered before it, and the latest such a.
+// ordered before it, and the latest such a; observed if they are back to back. 24 bytes: a
+// location may hold millions until its last access.
 struct PairResult {
+  PairResult(uint32_t a_class, uint32_t b_class, EventIndex a, EventIndex b, bool observed)
+      : a_class(a_class), b_class(b_class), a(a), b_and_observed(b << 1 | observed) {}
+  EventIndex b() const { return b_and_observed >> 1; }
+  bool observed() const { return (b_and_observed & 1) != 0; }
+
   uint32_t a_class = 0;
   uint32_t b_class = 0;
   EventIndex a = 0;
-  EventIndex b = 0;
-  bool observed = false;
+  EventIndex b_and_observed = 0;  // b << 1 | observed (event indices fit 63 bits)
 };
+static_assert(sizeof(PairResult) == 24);
 
 // A FREE (the location's `free`-th) against class `cls`: its last member before the FREE
 // (after == 0) or its first member after it (after == 1).
@@ -221,7 +227,7 @@ class GroupSearch {
         link = &s.partner_nodes[node].next;
         continue;
       }
-      s.pairs.push_back(PairResult{a_class, b_class, A.latest, i, s.last == A.latest});
+      s.pairs.emplace_back(a_class, b_class, A.latest, i, s.last == A.latest);
       *link = s.partner_nodes[node].next;
       s.partner_nodes[node].next = s.free_nodes;
       s.free_nodes = node;
@@ -293,7 +299,7 @@ class GroupSearch {
     for (const PairResult& r : s.pairs) {
       const RaceClass& A = s.classes[r.a_class];
       const RaceClass& B = s.classes[r.b_class];
-      const DoneResult done{r.a, r.b, A.site, B.site, RaceMask(A.kind, B.kind), r.observed};
+      const DoneResult done{r.a, r.b(), A.site, B.site, RaceMask(A.kind, B.kind), r.observed()};
       if (!s.done_pairs.empty()) {
         DoneRun& run = s.done_pairs.back();
         if (!run.best.observed && run.best.first_site == done.first_site &&
