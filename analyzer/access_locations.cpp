@@ -487,10 +487,13 @@ struct KeptAccesses::Impl {
   // region): its number (0: none open), whether its lock set changed since it opened, and until
   // then the keys of its region accesses, each once. A change marks them all
   // (AccessGuards::locks_change_in_region), and every key the region accesses after it.
+  // (A key that other threads' regions access too can be listed again after each of theirs:
+  // the list is made unique when it has doubled, so it holds at most twice the keys.)
   struct OpenRegion {
     uint32_t number = 0;
     bool locks_changed = false;
     std::vector<uint32_t> keys;
+    size_t unique_keys = 0;  // keys.size() when last made unique
   };
   std::vector<OpenRegion> open_regions;
   uint32_t regions_opened = 0;
@@ -619,6 +622,7 @@ void KeptAccesses::FollowRegion(ThreadId t, bool open_before, uint32_t set_befor
     r.number = 0;
     r.locks_changed = false;
     r.keys.clear();
+    r.unique_keys = 0;
   } else if (!open_before) {
     if (++s.regions_opened == 0) {  // numbers wrapped: no key may keep an old one
       for (size_t k = 0; k < s.guards_by_key.size(); ++k) s.guards_by_key[k].region = 0;
@@ -630,6 +634,7 @@ void KeptAccesses::FollowRegion(ThreadId t, bool open_before, uint32_t set_befor
     r.locks_changed = true;
     for (uint32_t key : r.keys) s.guards_by_key[key].guards.locks_change_in_region = true;
     std::vector<uint32_t>().swap(r.keys);
+    r.unique_keys = 0;
   }
 }
 
@@ -678,6 +683,11 @@ void KeptAccesses::NoteGuards(uint32_t key, const Event& e) {
   } else if (k.region != r.number || r.number == 0) {
     k.region = r.number;
     r.keys.push_back(key);
+    if (r.keys.size() >= 2 * std::max<size_t>(r.unique_keys, 1024)) {
+      std::sort(r.keys.begin(), r.keys.end());
+      r.keys.erase(std::unique(r.keys.begin(), r.keys.end()), r.keys.end());
+      r.unique_keys = r.keys.size();
+    }
   }
 }
 

@@ -249,3 +249,35 @@ TEST_CASE("a lock set change anywhere in a region marks the locations it accesse
     }));
   }
 }
+
+TEST_CASE("a long region that other regions interleave with still marks every key it accessed",
+          "[analysis][access_guards]") {
+  // Threads 1 and 2 each stay in one region while they take turns on the same 3000 words, so
+  // each thread lists a word again after the other's access (the list is made unique as it
+  // grows). Then thread 1 takes a second lock: every word it accessed is marked, even the first.
+  constexpr uint64_t kWords = 3000;
+  testing::TraceBuilder b;
+  b.Fork(0, 1);
+  b.Fork(0, 2);
+  b.Lock(1, kL);
+  b.Lock(2, kM);
+  EventIndex first = 0;
+  for (int round = 0; round < 2; ++round) {
+    for (uint64_t w = 0; w < kWords; ++w) {
+      const EventIndex at = b.Write(1, 0x10000 + 8 * w, 1);
+      if (round == 0 && w == 0) first = at;
+      b.Read(2, 0x10000 + 8 * w, 2);
+    }
+  }
+  b.Lock(1, kRw);
+  b.Unlock(1, kRw);
+  b.Unlock(1, kL);
+  b.Unlock(2, kM);
+  KeptAccesses kept;
+  kept.TrackGuards();
+  const LocationId l = test::ScanAndLocate(kept, b.trace(), first);
+  size_t marked = 0;
+  for (const AccessGuards& g : kept.GuardsOf()) marked += g.locks_change_in_region;
+  CHECK(kept.GuardsOf()[l].locks_change_in_region);
+  CHECK(marked == kWords);
+}
