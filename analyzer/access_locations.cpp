@@ -10,6 +10,7 @@
 
 #include "analyzer/flat_hash_map.h"
 #include "analyzer/held_locks.h"
+#include "analyzer/window_prefilter.h"
 
 namespace pecan {
 namespace {
@@ -491,6 +492,7 @@ struct KeptAccesses::Impl {
   // the list is made unique when it has doubled, so it holds at most twice the keys.)
   struct OpenRegion {
     uint32_t number = 0;
+    uint64_t opened_at = 0;  // its thread's events when it opened (CountThreadEvent)
     bool locks_changed = false;
     std::vector<uint32_t> keys;
     size_t unique_keys = 0;  // keys.size() when last made unique
@@ -619,6 +621,7 @@ void KeptAccesses::FollowRegion(ThreadId t, bool open_before, uint32_t set_befor
   if (t >= s.open_regions.size()) s.open_regions.resize(t + 1);
   Impl::OpenRegion& r = s.open_regions[t];
   if (!open) {
+    if (open_before) EndRegion(t);
     r.number = 0;
     r.locks_changed = false;
     r.keys.clear();
@@ -630,12 +633,20 @@ void KeptAccesses::FollowRegion(ThreadId t, bool open_before, uint32_t set_befor
       s.regions_opened = 1;
     }
     r.number = s.regions_opened;
+    r.opened_at = thread_events_[t];
   } else if (set != set_before && !r.locks_changed) {
     r.locks_changed = true;
     for (uint32_t key : r.keys) s.guards_by_key[key].guards.locks_change_in_region = true;
     std::vector<uint32_t>().swap(r.keys);
     r.unique_keys = 0;
   }
+}
+
+void KeptAccesses::EndRegion(ThreadId t) {
+  Impl& s = *impl_;
+  const Impl::OpenRegion& r = s.open_regions[t];
+  if (thread_events_[t] - r.opened_at <= WindowPrefilter::kSlots) return;
+  for (uint32_t key : r.keys) s.guards_by_key[key].guards.long_region = true;
 }
 
 // An access is inside a region (RegionScopes, RegionMode::kLocks) while its thread holds a lock or
@@ -717,6 +728,10 @@ void KeptAccesses::Decide() {
   std::sort(impl_->last_of_bytes.begin(), impl_->last_of_bytes.end());
   impl_->all_locations = merged.all_locations;
   if (track_guards_) {
+    // The regions still open at the trace's end last until then.
+    for (ThreadId t = 0; t < impl_->open_regions.size(); ++t) {
+      if (impl_->locks.Current(t) != 0 || Annotated(t)) EndRegion(t);
+    }
     // A location's keys together: their region threads, and a guard if they all have the same.
     std::vector<AccessGuards>& of = impl_->guards;
     of.assign(merged.kept.size(), AccessGuards{Impl::kUnset, Impl::kUnset});
@@ -746,6 +761,7 @@ void KeptAccesses::Decide() {
       }
       g.region_many_threads |= key.region_many_threads;
       g.locks_change_in_region |= key.locks_change_in_region;
+      g.long_region |= key.long_region;
     }
     for (AccessGuards& g : of) {
       if (g.guard == Impl::kUnset) g.guard = 0;

@@ -39,6 +39,9 @@ struct AccessGuards {
   // Some region access is in a region where its thread's lock set changes (a lock taken or given
   // back between the region's first event and its last).
   bool locks_change_in_region = false;
+  // Some region access is in a region that spans more than WindowPrefilter::kSlots events of its
+  // thread (from the event that opens it to the one that closes it, or to the thread's last).
+  bool long_region = false;
   // Whether a thread other than `t` makes a region access.
   bool RegionAccessByOtherThan(ThreadId t) const {
     return region_many_threads || (region_thread != kNone && region_thread != t);
@@ -48,6 +51,10 @@ struct AccessGuards {
   // the lock set is the region accesses'. Then no access that holds it (every access or every
   // region access to the location, in write mode) can move into such a window.
   bool WindowsHold(uint64_t lock) const { return lock != 0 && !locks_change_in_region; }
+  // Whether, moreover, each such window spans at most WindowPrefilter::kSlots slots: then its
+  // prefilter applies, with one lock set that holds `lock`, and skips every class that holds it
+  // in write mode (WindowPrefilter::SkipsEveryClassHolding).
+  bool PrefilterSkipsHolding(uint64_t lock) const { return WindowsHold(lock) && !long_region; }
 };
 
 // What a pattern needs of a location to bind one of its variables there (analysis.cpp derives
@@ -121,6 +128,7 @@ class KeptAccesses {
   // Inline: the first pass calls it for every event, and most need no more than a look at their
   // kind (held locks matter only to the access classes).
   void Scan(EventIndex i, const Event& e) {
+    if (track_guards_) CountThreadEvent(e.thread);
     if (IsAccess(e.kind) || e.kind == EventKind::kFree || e.kind == EventKind::kAlloc) {
       ScanAccess(i, e);
     } else if (follow_scopes_ &&
@@ -178,11 +186,19 @@ class KeptAccesses {
 
  private:
   void ScanAccess(EventIndex i, const Event& e);  // an access, FREE or ALLOC
+  // With TrackGuards, every event: its thread's events so far (how long its regions last).
+  void CountThreadEvent(ThreadId t) {
+    if (t >= thread_events_.size()) thread_events_.resize(size_t{t} + 1, 0);
+    ++thread_events_[t];
+  }
   // A lock event, or REGION_BEGIN or REGION_END: the scopes the classes and regions follow.
   void ScanScopeEvent(EventIndex i, const Event& e);
   void NoteGuards(uint32_t key, const Event& e);
   bool Annotated(ThreadId t) const;  // inside REGION_BEGIN..REGION_END
   void FollowRegion(ThreadId t, bool open_before, uint32_t set_before);
+  // Thread t's open region ends (or the trace does): if it was long, its keys are marked
+  // (AccessGuards::long_region).
+  void EndRegion(ThreadId t);
   // A FORK, JOIN or THREAD_END: which threads' ends each thread knows (LastNewClasses).
   void ScanThreadEvent(const Event& e);
   // Whether a class of `thread` on `key` could complete no unit of the key's region thread
@@ -215,6 +231,7 @@ class KeptAccesses {
   std::unique_ptr<Impl> impl_;
   bool track_classes_ = false;
   bool track_guards_ = false;
+  std::vector<uint64_t> thread_events_;  // CountThreadEvent's, per thread
   bool follow_scopes_ = false;  // either: lock events (and annotations) go to ScanScopeEvent
 };
 

@@ -422,10 +422,13 @@ struct PairSearch::Impl {
       if (!use.member && !use.unit) continue;
       // The place of (earlier's location, l): AddPair's, and that of the straight groups' units.
       // A pair where no other thread forms a unit (its region accesses miss a location) is not
-      // kept, nor its place made: nothing would take it.
-      const bool member = use.member &&
-                          guards_[earlier.location].RegionAccessByOtherThan(e.thread) &&
-                          guards_[l].RegionAccessByOtherThan(e.thread);
+      // kept, nor its place made: nothing would take it. Nor one whose x1 every unit's prefilter
+      // skips: a unit that could take it has a region access to x1's location, so its window
+      // holds the lock x1 holds too (Reachable).
+      const AccessGuards& first = guards_[earlier.location];
+      const bool member = use.member && first.RegionAccessByOtherThan(e.thread) &&
+                          guards_[l].RegionAccessByOtherThan(e.thread) &&
+                          !first.PrefilterSkipsHolding(first.region_guard);
       const uint32_t place = member ? PlaceOf(earlier.location, l) : kNoPlace;
       if (member) AddPair(e.thread, region, r, earlier, now, place, use.kinds, por);
       if (use.unit) FormUnit(ts, e.thread, earlier, now, use.masks, place);

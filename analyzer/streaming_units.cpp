@@ -280,6 +280,13 @@ struct UnitSearch::Impl {
     // Units are made of region accesses: where no thread makes one, no unit ever forms, and the
     // location needs no classes.
     if (l == kNoLocation || guards_[l].region_thread == AccessGuards::kNone) return;
+    // Nor where the prefilter of every unit's window skips every class there is (FormUnit): the
+    // access counts only towards the positions of its region's later ones.
+    const AccessGuards& guards = guards_[l];
+    if (guards.PrefilterSkipsHolding(guards.guard)) {
+      if (region != kNoRegion) ++ts.accesses;
+      return;
+    }
     LocationState& s = locations_[l];
     const LocationInfo& info = infos_[l];
     const bool created = cls.created;
@@ -298,7 +305,6 @@ struct UnitSearch::Impl {
     // accesses: where no other thread makes one, the class keeps none (its next member still
     // settles what waits, above). Nor where every unit's window holds the lock every access
     // holds: no member can move into one, nor lie inside one.
-    const AccessGuards& guards = guards_[l];
     if (guards.RegionAccessByOtherThan(e.thread) && !guards.WindowsHold(guards.guard)) {
       C.members.push_back(Member{i, local});
       if (C.members.size() >= 8 && C.members.size() >= 2 * C.compacted) Compact(s, C, por);

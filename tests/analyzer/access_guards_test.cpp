@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "analyzer/access_locations.h"
+#include "analyzer/window_prefilter.h"
 #include "kept_location.h"
 #include "trace_builder.h"
 
@@ -280,4 +281,37 @@ TEST_CASE("a long region that other regions interleave with still marks every ke
   for (const AccessGuards& g : kept.GuardsOf()) marked += g.locks_change_in_region;
   CHECK(kept.GuardsOf()[l].locks_change_in_region);
   CHECK(marked == kWords);
+}
+
+TEST_CASE("a region that spans more events of its thread than a window prefilter covers is long",
+          "[analysis][access_guards]") {
+  // Thread 1's region from its LOCK to its UNLOCK spans `inside` + 1 of its events; thread 2's
+  // events in between do not count.
+  auto guards = [](uint64_t inside, bool close) {
+    testing::TraceBuilder b;
+    b.Fork(0, 1);
+    b.Fork(0, 2);
+    b.Lock(1, kL);
+    const EventIndex x = b.Write(1, kX, 1);
+    for (uint64_t k = 1; k < inside; ++k) {
+      b.Read(1, kY, 2);
+      b.Write(2, kZ, 3);
+      b.Write(2, kZ, 3);
+    }
+    if (close) b.Unlock(1, kL);
+    b.Lock(2, kL);
+    b.Read(2, kX, 4);
+    b.Unlock(2, kL);
+    return GuardsAt(b.trace(), x);
+  };
+  const AccessGuards fits = guards(WindowPrefilter::kSlots - 1, true);
+  CHECK_FALSE(fits.long_region);
+  CHECK(fits.PrefilterSkipsHolding(fits.guard));
+  const AccessGuards spans = guards(WindowPrefilter::kSlots, true);
+  CHECK(spans.long_region);
+  CHECK(spans.WindowsHold(spans.guard));
+  CHECK_FALSE(spans.PrefilterSkipsHolding(spans.guard));
+  // A region still open at the trace's end lasts until the thread's last event.
+  CHECK_FALSE(guards(WindowPrefilter::kSlots - 2, false).long_region);
+  CHECK(guards(WindowPrefilter::kSlots + 1, false).long_region);
 }

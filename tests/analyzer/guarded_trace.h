@@ -17,8 +17,10 @@ namespace pecan::test {
 // the thread lets a variable's lock go and takes it again, so that some windows do not hold the
 // guard. Each worker counts in a variable of its own inside its sections, which the main thread
 // reads after joining it (in most traces after the worker's THREAD_END). `length`: about how many
-// events (0: 60 to 180, by the seed).
-inline Trace GuardedHeavy(uint64_t seed, size_t length = 0) {
+// events (0: 60 to 180, by the seed). With `long_sections`, about one section in ten starts with
+// a long stretch between two accesses to its variable, so that windows may span more slots than
+// the window prefilter covers.
+inline Trace GuardedHeavy(uint64_t seed, size_t length = 0, bool long_sections = false) {
   constexpr uint64_t kV = 0x100, kCount = 0x400, kL = 0x900, kOuter = 0x980;
   std::mt19937_64 random(seed * 7919 + 11);
   const ThreadId threads = static_cast<ThreadId>(2 + random() % 3);
@@ -52,6 +54,20 @@ inline Trace GuardedHeavy(uint64_t seed, size_t length = 0) {
     if (outer) b.Lock(t, kOuter);
     const uint64_t lock = guard[v] != 0 ? guard[v] : kL + 8 * (random() % locks);
     b.Lock(t, lock);
+    if (long_sections && roll % 10 == 1) {
+      // A long section: the variable, 50 to 90 events on the others (or the worker's counter),
+      // and the variable again.
+      access(t, v);
+      for (uint64_t n = 50 + random() % 41; n > 0; --n) {
+        const uint64_t w = random() % variables;
+        if (w != v && (guard[w] == 0 || guard[w] == lock)) {
+          access(t, w);
+        } else {
+          b.Read(t, kCount + 8 * t, 60);
+        }
+      }
+      access(t, v);
+    }
     const uint64_t n = 1 + random() % 4;
     for (uint64_t k = 0; k < n; ++k) {
       const uint64_t w = random() % variables;

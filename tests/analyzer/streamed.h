@@ -71,10 +71,10 @@ inline void LongRunsAgainstIndexed(const std::string& patterns) {
   std::filesystem::remove(path);
 }
 
-// Traces of threads that meet only at locks (GuardedHeavy, 600 seeds; a third of them mutated, so
-// that one access may break a guard), streamed for `patterns` (every fourth seed `wider`, some
-// under hunt's per-site bound) against the indexed search. Returns how many findings `counted`
-// takes, and the candidates, over all seeds.
+// Traces of threads that meet only at locks (GuardedHeavy, 600 seeds and 150 with long sections; a
+// third of them mutated, so that one access may break a guard), streamed for `patterns` (every
+// fourth seed `wider`, some under hunt's per-site bound) against the indexed search. Returns how
+// many findings `counted` takes, and the candidates, over all seeds.
 template <typename Counted>
 std::pair<uint64_t, uint64_t> GuardedAgainstIndexed(const std::string& patterns,
                                                     const std::string& wider, Counted counted) {
@@ -82,8 +82,8 @@ std::pair<uint64_t, uint64_t> GuardedAgainstIndexed(const std::string& patterns,
                             ("pecan-streamed-guarded-" + std::to_string(::getpid()) + ".pecan"))
                                .string();
   uint64_t findings = 0, candidates = 0;
-  for (uint64_t seed = 1; seed <= 600; ++seed) {
-    const Trace base = GuardedHeavy(seed);
+  for (uint64_t seed = 1; seed <= 750; ++seed) {
+    const Trace base = seed <= 600 ? GuardedHeavy(seed) : GuardedHeavy(seed, 0, true);
     const Trace whole = seed % 3 == 0 ? Mutated(base, seed) : base;
     AnalysisOptions analysis;
     analysis.patterns = seed % 4 == 0 ? wider : patterns;
