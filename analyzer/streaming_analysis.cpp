@@ -71,10 +71,9 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   // The atomicity search keeps a unit for the access classes that appear after it: it needs to
   // know when the last one did.
   if (std::any_of(patterns.begin(), patterns.end(), IsUnitShaped)) kept.TrackClasses();
-  // The atomicity searches keep only the units something can complete.
-  if (std::any_of(patterns.begin(), patterns.end(),
-                  [](const Pattern& p) { return IsUnitShaped(p) || IsPairShaped(p); }))
-    kept.TrackGuards();
+  // The atomicity searches keep only the units something can complete, and the race searches
+  // follow no classes where every access holds a lock.
+  if (!patterns.empty()) kept.TrackGuards();
   SemaphoreCounts semaphores;
   uint64_t events = 0;
   uint32_t thread_count = 0;
@@ -109,6 +108,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   // groups wider than a mask are searched in parts (as SearchPatternGroup does).
   const std::vector<std::vector<const Pattern*>> groups = GroupByShape(patterns);
   HeldLocks locks;
+  const std::vector<uint8_t> race_guarded = RaceGuardedLocations(kept.GuardsOf(), frees);
   std::vector<RaceSearch> searches;
   std::vector<UnitSearch> unit_searches;
   std::vector<std::vector<const Pattern*>> pair_groups;  // one search serves them all
@@ -122,7 +122,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
           group.begin() + static_cast<std::ptrdiff_t>(std::min(group.size(), first + kMaxGroup)));
       if (IsRaceShaped(*part.front())) {
         parts.emplace_back(Shape::kRace, searches.size());
-        searches.emplace_back(part, infos.size(), &locks, options.max_per_site);
+        searches.emplace_back(part, infos.size(), race_guarded, &locks, options.max_per_site);
       } else if (IsUnitShaped(*part.front())) {
         parts.emplace_back(Shape::kUnit, unit_searches.size());
         unit_searches.emplace_back(part, infos, kept.LastNewClasses(), kept.GuardsOf(), &locks,

@@ -185,9 +185,10 @@ struct Best {
 // One group of race-shaped patterns, fed the kept events.
 class GroupSearch {
  public:
-  GroupSearch(const std::vector<const Pattern*>& group, size_t location_count, HeldLocks* locks,
-              uint32_t max_per_site)
+  GroupSearch(const std::vector<const Pattern*>& group, size_t location_count,
+              const std::vector<uint8_t>& guarded, HeldLocks* locks, uint32_t max_per_site)
       : group_(group),
+        guarded_(guarded),
         locks_(locks),
         max_per_site_(max_per_site),
         masks_(group),
@@ -215,6 +216,12 @@ class GroupSearch {
           AddObserved(s, s.last_site, e.site, mask, s.last, i);
         }
       }
+    }
+    // Where every access holds the guard (and no FREE comes), every class pair is excluded
+    // (ClassOf's links): there is nothing more to follow than the back-to-back pairs.
+    if (!guarded_.empty() && guarded_[l]) {
+      NoteLast(s, i, e, size, lockset, local);
+      return;
     }
     const uint32_t b_class = ClassOf(s, info, cls);
     RaceClass& B = s.classes[b_class];
@@ -256,6 +263,12 @@ class GroupSearch {
     }
     B.latest = i;
     B.latest_local = local;
+    NoteLast(s, i, e, size, lockset, local);
+  }
+
+  // Access `i` is location s's last so far.
+  static void NoteLast(LocationState& s, EventIndex i, const Event& e, uint32_t size,
+                       uint32_t lockset, uint32_t local) {
     s.last = i;
     s.last_thread = e.thread;
     s.last_kind = e.kind;
@@ -520,6 +533,7 @@ class GroupSearch {
   }
 
   std::vector<const Pattern*> group_;  // at most 32: a bit of a mask each
+  const std::vector<uint8_t>& guarded_;  // RaceGuardedLocations, per location (or empty)
   HeldLocks* locks_;
   uint32_t max_per_site_;  // AnalysisOptions::max_per_site
   KindMasks masks_;        // the patterns each pair of kinds matches
@@ -532,13 +546,22 @@ class GroupSearch {
 
 }  // namespace
 
+std::vector<uint8_t> RaceGuardedLocations(
+    const std::vector<AccessGuards>& guards,
+    const std::vector<std::pair<EventIndex, LocationId>>& frees) {
+  std::vector<uint8_t> guarded(guards.size(), 0);
+  for (size_t l = 0; l < guards.size(); ++l) guarded[l] = guards[l].guard != 0;
+  for (const auto& [event, l] : frees) guarded[l] = 0;
+  return guarded;
+}
+
 struct RaceSearch::Impl : GroupSearch {
   using GroupSearch::GroupSearch;
 };
 
 RaceSearch::RaceSearch(const std::vector<const Pattern*>& group, size_t location_count,
-                       HeldLocks* locks, uint32_t max_per_site)
-    : impl_(std::make_unique<Impl>(group, location_count, locks, max_per_site)) {}
+                       const std::vector<uint8_t>& guarded, HeldLocks* locks, uint32_t max_per_site)
+    : impl_(std::make_unique<Impl>(group, location_count, guarded, locks, max_per_site)) {}
 RaceSearch::~RaceSearch() = default;
 RaceSearch::RaceSearch(RaceSearch&&) noexcept = default;
 

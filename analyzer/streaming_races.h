@@ -29,13 +29,22 @@ namespace pecan {
 // A pattern the race sweep searches: two events on one variable, back to back, in either order.
 bool IsRaceShaped(const Pattern& pattern);
 
+// Per kept location (`guards`: KeptAccesses::GuardsOf): whether every access holds one lock in
+// write mode and no FREE touches its bytes (`frees`: KeptAccesses::Frees). No two of its
+// accesses can race, so the race search follows only its back-to-back pairs, for the count of
+// candidates, and needs no access classes there.
+std::vector<uint8_t> RaceGuardedLocations(
+    const std::vector<AccessGuards>& guards,
+    const std::vector<std::pair<EventIndex, LocationId>>& frees);
+
 // One group of race-shaped patterns of one shape (at most 32), fed the events the analysis keeps
 // in trace order (streaming_analysis.cpp drives it).
 class RaceSearch {
  public:
-  // `location_count` kept locations; `locks` is fed every event too, after the searches.
-  RaceSearch(const std::vector<const Pattern*>& group, size_t location_count, HeldLocks* locks,
-             uint32_t max_per_site);
+  // `location_count` kept locations; `locks` is fed every event too, after the searches;
+  // `guarded` (RaceGuardedLocations, or empty) outlives the search.
+  RaceSearch(const std::vector<const Pattern*>& group, size_t location_count,
+             const std::vector<uint8_t>& guarded, HeldLocks* locks, uint32_t max_per_site);
   ~RaceSearch();
   RaceSearch(RaceSearch&&) noexcept;
 
