@@ -30,8 +30,12 @@ class AccessClassIds {
 
   // The class of access `e` to location `l` (described by `info`), made holding `lockset`.
   AccessClassRef Of(LocationId l, const Event& e, uint32_t lockset, const LocationInfo& info) {
-    AccessClassRef c{AccessClassKey::Of(e, lockset, info)};
-    c.id = locations_[l].FindOrInsert(Slot::Of(c.key, info.single_range), &c.created);
+    return Of(l, AccessClassKey::Of(e, lockset, info), info);
+  }
+  // The class of key `key` (AccessClassKey::Of) on location `l`.
+  AccessClassRef Of(LocationId l, const AccessClassKey& key, const LocationInfo& info) {
+    AccessClassRef c{key};
+    c.id = locations_[l].FindOrInsert(Slot::Of(key, info.single_range), &c.created);
     return c;
   }
 
@@ -137,6 +141,35 @@ class AccessClassIds {
   };
 
   std::vector<Table> locations_;
+};
+
+// An access's class, numbered only once a search asks for it, and at most once: a search that asks
+// on every access of a location gets its classes numbered in order of first access (as Of does);
+// one that asks on some of them only, the numbers as names.
+class AccessClassLookup {
+ public:
+  // Access `e` to location `l` (described by `info`), made holding `lockset`.
+  AccessClassLookup(AccessClassIds* ids, LocationId l, const Event& e, uint32_t lockset,
+                    const LocationInfo& info)
+      : ids_(ids), l_(l), info_(&info) {
+    ref_.key = AccessClassKey::Of(e, lockset, info);
+  }
+
+  const AccessClassKey& key() const { return ref_.key; }
+  const AccessClassRef& Get() {
+    if (!numbered_) {
+      ref_ = ids_->Of(l_, ref_.key, *info_);
+      numbered_ = true;
+    }
+    return ref_;
+  }
+
+ private:
+  AccessClassIds* ids_;
+  LocationId l_;
+  const LocationInfo* info_;
+  AccessClassRef ref_;
+  bool numbered_ = false;
 };
 
 }  // namespace pecan

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <numeric>
+#include <optional>
 #include <vector>
 
 #include "analyzer/access_class_ids.h"
@@ -136,7 +137,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   std::vector<PairSearch> pair_searches;
   if (!pair_groups.empty())
     pair_searches.emplace_back(pair_groups, infos, kept.GuardsOf(), &locks, options.max_per_site);
-  AccessClassIds classes(infos.size());  // one class lookup per access, for every search
+  AccessClassIds classes(infos.size());  // the accesses' classes, numbered as searches ask
   RegionScopes regions(RegionMode::kLocks, thread_count);
   LockOrderGraph lock_order;
   std::vector<HeldLockAt> held;
@@ -191,22 +192,24 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
         ++thread_events[e.thread];
         const PorStep step = por.Visit(i, e);
         bool last = false;
-        AccessClassRef cls;
+        std::optional<AccessClassLookup> cls;  // numbered once a search asks
         if (l != kNoLocation) {
           last =
               next_last_of_bytes < last_of_bytes.size() && last_of_bytes[next_last_of_bytes] == i;
           next_last_of_bytes += last;
-          cls = classes.Of(l, e, lockset, infos[l]);
+          cls.emplace(&classes, l, e, lockset, infos[l]);
           for (RaceSearch& search : searches)
-            search.Access(i, e, l, infos[l], cls, lockset, step.local, last, por);
+            search.Access(i, e, l, infos[l], *cls, lockset, step.local, last, por);
         }
         if (!unit_searches.empty() || !pair_searches.empty()) {
           const RegionId region = regions.Visit(e.thread, e.kind, e.addr);
-          const LocationId access = IsAccess(e.kind) ? l : kNoLocation;
+          const bool access = IsAccess(e.kind) && cls;
+          const LocationId at = access ? l : kNoLocation;
+          AccessClassLookup* const lookup = access ? &*cls : nullptr;
           for (UnitSearch& search : unit_searches)
-            search.Visit(i, e, access, cls, lockset, step, region, last, por);
+            search.Visit(i, e, at, lookup, lockset, step, region, last, por);
           for (PairSearch& search : pair_searches)
-            search.Visit(i, e, access, cls, lockset, step, region, por);
+            search.Visit(i, e, at, lookup, lockset, step, region, por);
         }
         if (i >= next_free_at) {
           for (; next_free < frees.size() && frees[next_free].first < i; ++next_free) {

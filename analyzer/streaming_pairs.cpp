@@ -99,12 +99,14 @@ struct RegionRecord {
 };
 
 // One of a thread's last kMaxUnitScan accesses in its open region.
+constexpr uint32_t kNoClass = ~0u;
+
 struct RecentAccess {
   EventIndex event = 0;
   uint32_t local = 0;
   uint32_t position = 0;  // among the region's accesses
   LocationId location = 0;
-  uint32_t cls = 0;  // its access class on the location
+  uint32_t cls = 0;  // its access class on the location (kNoClass: none, see Skipped)
   uint32_t lockset = 0;
   SiteId site = 0;
   EventKind kind = EventKind::kUnspecified;
@@ -355,8 +357,8 @@ struct PairSearch::Impl {
     return threads_[t];
   }
 
-  void Visit(EventIndex i, const Event& e, LocationId l, const AccessClassRef& cls,
-             uint32_t lockset, PorStep step, RegionId region, const PorClocks& por) {
+  void Visit(EventIndex i, const Event& e, LocationId l, AccessClassLookup* cls, uint32_t lockset,
+             PorStep step, RegionId region, const PorClocks& por) {
     ++fed_;
     now_ = i;
     ThreadState& ts = Thread(e.thread);
@@ -394,12 +396,15 @@ struct PairSearch::Impl {
     const uint32_t eligible = eligible_[l];
     if (eligible == 0) return;
 
-    const AccessClassKey& key = cls.key;
+    // The class names x1's or x2's in a pair class key (AddPair): no pair is kept where it is
+    // skipped (below).
+    const AccessClassKey& key = cls->key();
+    const bool skipped = Skipped(l);
     const RecentAccess now{i,
                            step.local,
                            position,
                            l,
-                           cls.id,
+                           skipped ? kNoClass : cls->Get().id,
                            lockset,
                            e.site,
                            e.kind,
@@ -422,18 +427,25 @@ struct PairSearch::Impl {
       if (!use.member && !use.unit) continue;
       // The place of (earlier's location, l): AddPair's, and that of the straight groups' units.
       // A pair where no other thread forms a unit (its region accesses miss a location) is not
-      // kept, nor its place made: nothing would take it. Nor one whose x1 every unit's prefilter
-      // skips: a unit that could take it has a region access to x1's location, so its window
-      // holds the lock x1 holds too (Reachable).
-      const AccessGuards& first = guards_[earlier.location];
-      const bool member = use.member && first.RegionAccessByOtherThan(e.thread) &&
-                          guards_[l].RegionAccessByOtherThan(e.thread) &&
-                          !first.PrefilterSkipsHolding(first.region_guard);
+      // kept, nor its place made: nothing would take it. Nor one on a location where it is
+      // skipped (Skipped).
+      const bool member =
+          use.member && guards_[earlier.location].RegionAccessByOtherThan(e.thread) &&
+          guards_[l].RegionAccessByOtherThan(e.thread) && earlier.cls != kNoClass && !skipped;
       const uint32_t place = member ? PlaceOf(earlier.location, l) : kNoPlace;
       if (member) AddPair(e.thread, region, r, earlier, now, place, use.kinds, por);
       if (use.unit) FormUnit(ts, e.thread, earlier, now, use.masks, place);
     }
     ts.recent.push_back(now);
+  }
+
+  // Whether every unit's prefilter skips every pair with an access to location `l`: a unit that
+  // could take one has a region access to `l` too, so its window (of one lock set) holds the lock
+  // every region access to `l` holds (Reachable); and the pair's accesses, in a region of one lock
+  // set, both hold it in write mode.
+  bool Skipped(LocationId l) const {
+    const AccessGuards& guards = guards_[l];
+    return guards.PrefilterSkipsHolding(guards.region_guard);
   }
 
   uint32_t PlaceOf(LocationId first, LocationId second) {
@@ -1105,7 +1117,7 @@ PairSearch::PairSearch(const std::vector<std::vector<const Pattern*>>& groups,
 PairSearch::~PairSearch() = default;
 PairSearch::PairSearch(PairSearch&&) noexcept = default;
 
-void PairSearch::Visit(EventIndex i, const Event& e, LocationId l, const AccessClassRef& cls,
+void PairSearch::Visit(EventIndex i, const Event& e, LocationId l, AccessClassLookup* cls,
                        uint32_t lockset, PorStep step, RegionId region, const PorClocks& por) {
   impl_->Visit(i, e, l, cls, lockset, step, region, por);
 }

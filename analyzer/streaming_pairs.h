@@ -51,10 +51,11 @@ class PairSearch {
 
   // Event `i`, after PorClocks::Visit (`step` is its answer) and before HeldLocks::Visit
   // (`lockset` is HeldLocks::Current at it). `l`: its kept location if it is an access, else
-  // kNoLocation; `cls`: then its access class (AccessClassIds); `region`: RegionScopes::Visit's
-  // answer (RegionMode::kLocks).
-  void Visit(EventIndex i, const Event& e, LocationId l, const AccessClassRef& cls,
-             uint32_t lockset, PorStep step, RegionId region, const PorClocks& por);
+  // kNoLocation; `cls`: then its access class (numbered once a search asks: this one asks where
+  // the class's number may name a pair class), else null; `region`: RegionScopes::Visit's answer
+  // (RegionMode::kLocks).
+  void Visit(EventIndex i, const Event& e, LocationId l, AccessClassLookup* cls, uint32_t lockset,
+             PorStep step, RegionId region, const PorClocks& por);
   // No later access touches location `l` (KeptAccesses::LastAccesses).
   void Seal(LocationId l);
   // Per group, its findings, in the recorded trace's numbers, without ids; `threads` names the

@@ -199,7 +199,7 @@ class GroupSearch {
   // Access `i` of kept location `l`, which LocationInfo `info` describes. `lockset` and `step`
   // are the thread's held locks and POR position at it.
   void Access(EventIndex i, const Event& e, LocationId l, const LocationInfo& info,
-              const AccessClassRef& cls, uint32_t lockset, uint32_t local, bool last_of_bytes,
+              AccessClassLookup& cls, uint32_t lockset, uint32_t local, bool last_of_bytes,
               const PorClocks& por) {
     HeldLocks& locks = *locks_;
     LocationState& s = locations_[l];
@@ -223,7 +223,7 @@ class GroupSearch {
       NoteLast(s, i, e, size, lockset, local);
       return;
     }
-    const uint32_t b_class = ClassOf(s, info, cls);
+    const uint32_t b_class = ClassOf(s, info, cls.Get());
     RaceClass& B = s.classes[b_class];
     // Pairs (A, B) not resolved yet: the latest a of A is the least ordered before this b.
     for (uint32_t* link = &B.partners; *link != kNil;) {
@@ -566,7 +566,7 @@ RaceSearch::~RaceSearch() = default;
 RaceSearch::RaceSearch(RaceSearch&&) noexcept = default;
 
 void RaceSearch::Access(EventIndex i, const Event& e, LocationId l, const LocationInfo& info,
-                        const AccessClassRef& cls, uint32_t lockset, uint32_t local,
+                        AccessClassLookup& cls, uint32_t lockset, uint32_t local,
                         bool last_of_bytes, const PorClocks& por) {
   impl_->Access(i, e, l, info, cls, lockset, local, last_of_bytes, por);
 }

@@ -48,13 +48,13 @@ class RaceSearch {
   ~RaceSearch();
   RaceSearch(RaceSearch&&) noexcept;
 
-  // Access `i` of kept location `l`, which `info` describes; `cls` its access class
-  // (AccessClassIds, fed every access of the location); `lockset` (HeldLocks::Current) and
-  // `local` (PorStep::local) are its thread's held locks and POR position at it, after
-  // `por` was fed it; `last_of_bytes`: no later access touches just its bytes
+  // Access `i` of kept location `l`, which `info` describes; `cls` its access class (numbered
+  // once a search asks: this one asks on every access of a location it follows); `lockset`
+  // (HeldLocks::Current) and `local` (PorStep::local) are its thread's held locks and POR position
+  // at it, after `por` was fed it; `last_of_bytes`: no later access touches just its bytes
   // (KeptAccesses::LastAccessesOfBytes).
   void Access(EventIndex i, const Event& e, LocationId l, const LocationInfo& info,
-              const AccessClassRef& cls, uint32_t lockset, uint32_t local, bool last_of_bytes,
+              AccessClassLookup& cls, uint32_t lockset, uint32_t local, bool last_of_bytes,
               const PorClocks& por);
   // Event `i` FREEs (part of) location `l` (KeptAccesses::Frees).
   void Free(EventIndex i, const Event& e, LocationId l, uint32_t lockset, uint32_t local,

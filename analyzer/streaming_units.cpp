@@ -250,7 +250,7 @@ struct UnitSearch::Impl {
     return threads_[t];
   }
 
-  void Visit(EventIndex i, const Event& e, LocationId l, const AccessClassRef& cls,
+  void Visit(EventIndex i, const Event& e, LocationId l, AccessClassLookup* lookup,
              uint32_t lockset, PorStep step, RegionId region, bool last_of_bytes,
              const PorClocks& por) {
     const uint32_t local = step.local;
@@ -289,6 +289,7 @@ struct UnitSearch::Impl {
     }
     LocationState& s = locations_[l];
     const LocationInfo& info = infos_[l];
+    const AccessClassRef& cls = lookup->Get();
     const bool created = cls.created;
     const uint32_t c = ClassOf(s, cls);
     const std::vector<uint32_t>& clock = por.CurrentClockView(e.thread);
@@ -797,7 +798,7 @@ UnitSearch::UnitSearch(const std::vector<const Pattern*>& group,
 UnitSearch::~UnitSearch() = default;
 UnitSearch::UnitSearch(UnitSearch&&) noexcept = default;
 
-void UnitSearch::Visit(EventIndex i, const Event& e, LocationId l, const AccessClassRef& cls,
+void UnitSearch::Visit(EventIndex i, const Event& e, LocationId l, AccessClassLookup* cls,
                        uint32_t lockset, PorStep step, RegionId region, bool last_of_bytes,
                        const PorClocks& por) {
   impl_->Visit(i, e, l, cls, lockset, step, region, last_of_bytes, por);

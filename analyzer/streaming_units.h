@@ -50,12 +50,12 @@ class UnitSearch {
 
   // Event `i`, after PorClocks::Visit (`step` is its answer) and before HeldLocks::Visit
   // (`lockset` is HeldLocks::Current at it). `l`: its kept location if it is an access, else
-  // kNoLocation; `cls`: then its access class (AccessClassIds, fed every access of the location);
-  // `region`: RegionScopes::Visit's answer (RegionMode::kLocks); `last_of_bytes`: no later access
-  // touches just its bytes (KeptAccesses::LastAccessesOfBytes).
-  void Visit(EventIndex i, const Event& e, LocationId l, const AccessClassRef& cls,
-             uint32_t lockset, PorStep step, RegionId region, bool last_of_bytes,
-             const PorClocks& por);
+  // kNoLocation; `cls`: then its access class (numbered once a search asks: this one asks on
+  // every access of a location it follows), else null; `region`: RegionScopes::Visit's answer
+  // (RegionMode::kLocks); `last_of_bytes`: no later access touches just its bytes
+  // (KeptAccesses::LastAccessesOfBytes).
+  void Visit(EventIndex i, const Event& e, LocationId l, AccessClassLookup* cls, uint32_t lockset,
+             PorStep step, RegionId region, bool last_of_bytes, const PorClocks& por);
   // No later access touches location `l` (KeptAccesses::LastAccesses).
   void Seal(LocationId l);
   // The findings, in the recorded trace's numbers, without ids; `threads` names the threads in

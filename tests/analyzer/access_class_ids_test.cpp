@@ -1,6 +1,7 @@
 // AccessClassIds: a location's classes numbered from 0 in the order of their first access, the
 // same number for every later access of a class, whether the location keeps its classes in a
-// short list or (past AccessClassIds's list size) in a hash table.
+// short list or (past AccessClassIds's list size) in a hash table; and AccessClassLookup, which
+// numbers an access's class only once a search asks.
 #include "analyzer/access_class_ids.h"
 
 #include <catch2/catch.hpp>
@@ -93,6 +94,29 @@ TEST_CASE("AccessClassIds keeps every id through the change from list to table",
     }
     CHECK(expected.size() > 2 * AccessClassIds::kListSize);
   }
+}
+
+TEST_CASE("AccessClassLookup numbers its access's class only when asked, and once",
+          "[analysis][classes]") {
+  AccessClassIds ids(1);
+  const LocationInfo info = Location(true);
+  const Event first = Access(1, 10, 0x1000);
+  const Event second = Access(2, 10, 0x1000);
+  AccessClassLookup unasked(&ids, 0, first, 0, info);
+  CHECK(unasked.key().thread == 1);
+  CHECK(unasked.key().begin == info.begin);  // the key is there without a number
+  AccessClassLookup asked(&ids, 0, second, 0, info);
+  const AccessClassRef& b = asked.Get();
+  CHECK(b.id == 0);  // the first class numbered: the unasked access made none
+  CHECK(b.created);
+  CHECK(&asked.Get() == &b);
+  CHECK(asked.Get().created);  // asked again: the same answer, not a second lookup
+  AccessClassLookup later(&ids, 0, first, 0, info);
+  CHECK(later.Get().id == 1);
+  CHECK(later.Get().created);
+  AccessClassLookup again(&ids, 0, second, 0, info);
+  CHECK(again.Get().id == 0);
+  CHECK_FALSE(again.Get().created);
 }
 
 }  // namespace
