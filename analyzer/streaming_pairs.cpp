@@ -98,9 +98,10 @@ struct RegionRecord {
   }
 };
 
-// One of a thread's last kMaxUnitScan accesses in its open region.
+// An access with no class number: one on a location where every pair is skipped (Skipped).
 constexpr uint32_t kNoClass = ~0u;
 
+// One of a thread's last kMaxUnitScan accesses in its open region.
 struct RecentAccess {
   EventIndex event = 0;
   uint32_t local = 0;
