@@ -25,6 +25,8 @@ constexpr EventIndex kNone = ~EventIndex{0};
 constexpr uint64_t kSmallClass = 8;
 
 constexpr uint32_t kNil = ~0u;  // the end of a list of indices
+// A location's pair groups are found by a walk up to this many, past them in a table.
+constexpr size_t kListedGroups = 8;
 
 // An access class (analysis_context.h): one thread's accesses to one location at one site, of
 // one kind, under one set of lock addresses (and, on a location whose accesses differ in byte
@@ -65,22 +67,6 @@ struct FreeRecord {
   uint64_t accesses_before = 0;  // the location's accesses before it
 };
 
-// The first witness of a pair of classes (A, B): the earliest b of B with an earlier a of A not
-// ordered before it, and the latest such a; observed if they are back to back. 24 bytes: a
-// location may hold millions until its last access.
-struct PairResult {
-  PairResult(uint32_t a_class, uint32_t b_class, EventIndex a, EventIndex b, bool observed)
-      : a_class(a_class), b_class(b_class), a(a), b_and_observed(b << 1 | observed) {}
-  EventIndex b() const { return b_and_observed >> 1; }
-  bool observed() const { return (b_and_observed & 1) != 0; }
-
-  uint32_t a_class = 0;
-  uint32_t b_class = 0;
-  EventIndex a = 0;
-  EventIndex b_and_observed = 0;  // b << 1 | observed (event indices fit 63 bits)
-};
-static_assert(sizeof(PairResult) == 24);
-
 // A FREE (the location's `free`-th) against class `cls`: its last member before the FREE
 // (after == 0) or its first member after it (after == 1).
 struct FreeResult {
@@ -115,12 +101,19 @@ struct DoneResult {
   bool observed = false;
 };
 
-// Consecutive pair results of a location with the same sites and patterns, none observed but
-// maybe the last: the replay records them alike (no observed witness of theirs comes between
-// them), so `best` (the first of the best among them) with their `count` stands for them all.
-struct DoneRun {
+// The pairs of classes (A, B) of a location with a witness — the earliest b of B with an earlier a
+// of A not ordered before it, and the latest such a — that have the same sites and patterns:
+// the best of their witnesses and how many. The sweep records each pair's witness, in order of
+// (A, B), after the location's back-to-back pairs; here each group is recorded once, in order of
+// its first pair, with the same outcome. An observed witness of a pair is a back-to-back pair of
+// the trace, recorded before, so the patterns with an observed witness of some sites stay the
+// same while the sweep is on the pairs; and of a site tuple's records, only the first may be
+// capped (TakeSiteShares) or not: the group's first pair's.
+struct PairGroup {
+  uint64_t first = 0;  // its first pair in the sweep's order: A << 32 | B
   DoneResult best;
   uint64_t count = 0;
+  uint32_t next_same_sites = kNil;  // the location's next group of the same two sites
 };
 
 struct LocationState {
@@ -144,14 +137,16 @@ struct LocationState {
   std::unique_ptr<FlatHashMap<uint64_t, uint32_t, U64Hash>> small_by_begin;
   std::vector<std::multimap<uint64_t, uint32_t>> by_begin;
   std::vector<ObservedEntry> observed;
-  std::vector<PairResult> pairs;
+  std::vector<PairGroup> pair_groups;
+  // The first group of each pair of sites (first site << 32 | second), once there are more
+  // than kListedGroups (a lookup walks the list before).
+  std::unique_ptr<FlatHashMap<uint64_t, uint32_t, U64Hash>> groups_by_sites;
   std::vector<FreeResult> free_results;
-  // Once the location's last access ran (Seal): its pair results in the sweep's order, and its
+  // Once the location's last access ran (Seal): its pair groups in the sweep's order, and its
   // classes no longer searched for pairs; once its life ended (Retire): its FREE results too.
   bool sealed = false;
   bool retired = false;
   std::vector<DoneResult> done_frees;
-  std::vector<DoneRun> done_pairs;
 };
 
 struct SiteTupleHash {
@@ -234,7 +229,7 @@ class GroupSearch {
         link = &s.partner_nodes[node].next;
         continue;
       }
-      s.pairs.emplace_back(a_class, b_class, A.latest, i, s.last == A.latest);
+      AddPairWitness(s, a_class, b_class, A, B, i);
       *link = s.partner_nodes[node].next;
       s.partner_nodes[node].next = s.free_nodes;
       s.free_nodes = node;
@@ -306,28 +301,10 @@ class GroupSearch {
     LocationState& s = locations_[l];
     if (s.sealed) return;
     s.sealed = true;
-    std::sort(s.pairs.begin(), s.pairs.end(), [](const PairResult& x, const PairResult& y) {
-      return std::tie(x.a_class, x.b_class) < std::tie(y.a_class, y.b_class);
-    });
-    for (const PairResult& r : s.pairs) {
-      const RaceClass& A = s.classes[r.a_class];
-      const RaceClass& B = s.classes[r.b_class];
-      const DoneResult done{r.a, r.b(), A.site, B.site, RaceMask(A.kind, B.kind), r.observed()};
-      if (!s.done_pairs.empty()) {
-        DoneRun& run = s.done_pairs.back();
-        if (!run.best.observed && run.best.first_site == done.first_site &&
-            run.best.second_site == done.second_site && run.best.mask == done.mask) {
-          // An observed result is the best and ends the run: after it, its patterns skip these
-          // sites.
-          if (DoneBetter(done, run.best)) run.best = done;
-          ++run.count;
-          continue;
-        }
-      }
-      s.done_pairs.push_back(DoneRun{done, 1});
-    }
-    s.done_pairs.shrink_to_fit();
-    std::vector<PairResult>().swap(s.pairs);
+    std::sort(s.pair_groups.begin(), s.pair_groups.end(),
+              [](const PairGroup& x, const PairGroup& y) { return x.first < y.first; });
+    s.pair_groups.shrink_to_fit();
+    s.groups_by_sites.reset();
     std::vector<PartnerNode>().swap(s.partner_nodes);
     s.free_nodes = kNil;
     s.small_by_begin.reset();
@@ -356,7 +333,7 @@ class GroupSearch {
     done.retired = true;
     done.observed = std::move(s.observed);
     done.done_frees = std::move(s.done_frees);
-    done.done_pairs = std::move(s.done_pairs);
+    done.pair_groups = std::move(s.pair_groups);
     done.observed.shrink_to_fit();
     done.done_frees.shrink_to_fit();
     s = std::move(done);
@@ -373,8 +350,8 @@ class GroupSearch {
       }
       for (const ObservedEntry& o : s.observed)
         RecordAll(o.first_site, o.second_site, o.mask, o.a, o.b, true, o.count);
-      for (const DoneRun& run : s.done_pairs) {
-        const DoneResult& r = run.best;
+      for (const PairGroup& group : s.pair_groups) {
+        const DoneResult& r = group.best;
         uint32_t mask = r.mask;
         // Patterns that already have an observed witness for these sites are not swept.
         for (uint32_t bit = 0; bit < group_.size(); ++bit) {
@@ -383,7 +360,7 @@ class GroupSearch {
           if (known != best_[bit].end() && known->second.observed) mask &= ~(1u << bit);
         }
         if (mask != 0)
-          RecordAll(r.first_site, r.second_site, mask, r.first, r.second, r.observed, run.count);
+          RecordAll(r.first_site, r.second_site, mask, r.first, r.second, r.observed, group.count);
       }
       s = LocationState{};
     }
@@ -422,6 +399,48 @@ class GroupSearch {
       }
     }
     s.observed.push_back(ObservedEntry{first_site, second_site, mask, a, b, 1});
+  }
+
+  // The pair of classes (A, B) has its witness: b (event `i`, B's access now) and A's latest.
+  void AddPairWitness(LocationState& s, uint32_t a_class, uint32_t b_class, const RaceClass& A,
+                      const RaceClass& B, EventIndex i) {
+    const DoneResult witness{A.latest,          i, A.site, B.site, RaceMask(A.kind, B.kind),
+                             s.last == A.latest};
+    const uint64_t first = uint64_t{a_class} << 32 | b_class;
+    auto merge = [&](PairGroup& group) {
+      if (group.best.first_site != A.site || group.best.second_site != B.site ||
+          group.best.mask != witness.mask)
+        return false;
+      if (DoneBetter(witness, group.best)) group.best = witness;
+      group.first = std::min(group.first, first);
+      ++group.count;
+      return true;
+    };
+    const auto added = static_cast<uint32_t>(s.pair_groups.size());
+    if (s.groups_by_sites) {
+      bool fresh = false;
+      uint32_t& head =
+          s.groups_by_sites->FindOrInsert(uint64_t{A.site} << 32 | B.site, kNil, &fresh);
+      for (uint32_t g = head; g != kNil; g = s.pair_groups[g].next_same_sites)
+        if (merge(s.pair_groups[g])) return;
+      s.pair_groups.push_back(PairGroup{first, witness, 1, head});
+      head = added;
+      return;
+    }
+    for (PairGroup& group : s.pair_groups)
+      if (merge(group)) return;
+    s.pair_groups.push_back(PairGroup{first, witness, 1, kNil});
+    if (s.pair_groups.size() > kListedGroups) {
+      s.groups_by_sites = std::make_unique<FlatHashMap<uint64_t, uint32_t, U64Hash>>(32);
+      for (uint32_t g = 0; g < s.pair_groups.size(); ++g) {
+        PairGroup& group = s.pair_groups[g];
+        bool fresh = false;
+        uint32_t& head = s.groups_by_sites->FindOrInsert(
+            uint64_t{group.best.first_site} << 32 | group.best.second_site, kNil, &fresh);
+        group.next_same_sites = head;
+        head = g;
+      }
+    }
   }
 
   // The record of class `cls`, created (and paired with the location's classes) on its first
