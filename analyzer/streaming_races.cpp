@@ -27,6 +27,8 @@ constexpr uint64_t kSmallClass = 8;
 constexpr uint32_t kNil = ~0u;  // the end of a list of indices
 // A location's pair groups are found by a walk up to this many, past them in a table.
 constexpr size_t kListedGroups = 8;
+// A location with this many classes follows its threads' last accesses (LocationState).
+constexpr size_t kFollowThreadsPast = 16;
 
 // An access class (analysis_context.h): one thread's accesses to one location at one site, of
 // one kind, under one set of lock addresses (and, on a location whose accesses differ in byte
@@ -116,6 +118,12 @@ struct PairGroup {
   uint32_t next_same_sites = kNil;  // the location's next group of the same two sites
 };
 
+// A thread's last access to a location: its POR position (PorStep::local).
+struct ThreadLast {
+  ThreadId thread = 0;
+  uint32_t local = 0;
+};
+
 struct LocationState {
   std::vector<RaceClass> classes;
   std::vector<FreeRecord> frees;
@@ -136,6 +144,10 @@ struct LocationState {
   // scans only the first bytes a class of the bucket could reach from.
   std::unique_ptr<FlatHashMap<uint64_t, uint32_t, U64Hash>> small_by_begin;
   std::vector<std::multimap<uint64_t, uint32_t>> by_begin;
+  // Once the location has kFollowThreadsPast classes: each thread's last access to it. Where
+  // every other thread's is ordered before an access b, so is every class's latest member, and
+  // no pair waiting for b resolves.
+  std::unique_ptr<std::vector<ThreadLast>> thread_last;
   std::vector<ObservedEntry> observed;
   std::vector<PairGroup> pair_groups;
   // The first group of each pair of sites (first site << 32 | second), once there are more
@@ -220,16 +232,22 @@ class GroupSearch {
     }
     const uint32_t b_class = ClassOf(s, info, cls.Get());
     RaceClass& B = s.classes[b_class];
-    // Pairs (A, B) not resolved yet: the latest a of A is the least ordered before this b.
-    for (uint32_t* link = &B.partners; *link != kNil;) {
+    // Pairs (A, B) not resolved yet: the latest a of A is the least ordered before this b. If
+    // it is, and A gets no more members, it is ordered before every later b too (they follow
+    // this one in B's thread): the pair never resolves, and its node is reused.
+    const bool walk = B.partners != kNil && MayFollowOther(s, e.thread, por);
+    for (uint32_t* link = &B.partners; walk && *link != kNil;) {
       const uint32_t node = *link;
       const uint32_t a_class = s.partner_nodes[node].cls;
       const RaceClass& A = s.classes[a_class];
       if (por.OrderedBeforeCurrent(A.thread, A.latest_local, e.thread)) {
-        link = &s.partner_nodes[node].next;
-        continue;
+        if (!A.complete) {
+          link = &s.partner_nodes[node].next;
+          continue;
+        }
+      } else {
+        AddPairWitness(s, a_class, b_class, A, B, i);
       }
-      AddPairWitness(s, a_class, b_class, A, B, i);
       *link = s.partner_nodes[node].next;
       s.partner_nodes[node].next = s.free_nodes;
       s.free_nodes = node;
@@ -258,7 +276,38 @@ class GroupSearch {
     }
     B.latest = i;
     B.latest_local = local;
+    if (s.thread_last) {
+      auto it = std::find_if(s.thread_last->begin(), s.thread_last->end(),
+                             [&](const ThreadLast& t) { return t.thread == e.thread; });
+      if (it == s.thread_last->end()) it = s.thread_last->insert(it, ThreadLast{e.thread, 0});
+      it->local = local;
+    } else if (s.classes.size() >= kFollowThreadsPast) {
+      FollowThreads(s);
+    }
     NoteLast(s, i, e, size, lockset, local);
+  }
+
+  // Whether some access of another thread than `t` to location s may not be ordered before the
+  // event just fed: else every pair (A, B) waiting for this b stays unresolved.
+  static bool MayFollowOther(const LocationState& s, ThreadId t, const PorClocks& por) {
+    if (!s.thread_last) return true;
+    for (const ThreadLast& last : *s.thread_last)
+      if (last.thread != t && !por.OrderedBeforeCurrent(last.thread, last.local, t)) return true;
+    return false;
+  }
+
+  // Starts following the last access of each thread to location s.
+  static void FollowThreads(LocationState& s) {
+    s.thread_last = std::make_unique<std::vector<ThreadLast>>();
+    for (const RaceClass& c : s.classes) {
+      auto it = std::find_if(s.thread_last->begin(), s.thread_last->end(),
+                             [&](const ThreadLast& t) { return t.thread == c.thread; });
+      if (it == s.thread_last->end()) {
+        s.thread_last->push_back(ThreadLast{c.thread, c.latest_local});
+      } else {
+        it->local = std::max(it->local, c.latest_local);
+      }
+    }
   }
 
   // Access `i` is location s's last so far.
