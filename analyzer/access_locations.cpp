@@ -72,36 +72,42 @@ class AllocationVersions {
   uint32_t wide_paint_ = 0;
 };
 
-// What the pass knows of one (address, size): the key of its current allocation version.
-struct KeyState {
-  uint64_t addr = 0;
-  uint32_t size = 0;        // 0: an empty slot (access sizes count as at least 1)
-  uint32_t frees_seen = 0;  // allocation events seen when the key was last checked
-  uint32_t version = 0;
-  uint32_t key = 0;
-};
-
-// The per-access lookup of the one pass: open addressing in one flat array of 24-byte slots,
+// The per-access lookup of the one pass: open addressing in one flat array of 12-byte slots,
 // filled up to three quarters. There is a slot per distinct (address, size) the program touched,
 // tens of millions for a program that walks big buffers, so the slot size is the pass's memory
-// (a node-based map would also spend the pass on cache misses).
+// (a node-based map would also spend the pass on cache misses). A slot names the key of the
+// (address, size)'s current allocation version; the key's entry (KeyInfo, which the pass reads
+// at every access anyway) holds the address and size, and the slot the low 32 bits of their hash,
+// which tell most other (address, size)s apart without a look at the entry and place the slot
+// again when the table grows.
 class RangeStates {
  public:
+  static constexpr uint32_t kNoKey = ~0u;
+  struct Slot {
+    uint32_t key = kNoKey;    // kNoKey: an empty slot (until the caller names the new key)
+    uint32_t frees_seen = 0;  // allocation events seen when the key was last checked
+    uint32_t hash = 0;
+  };
+
   RangeStates() : slots_(1024) {}
 
-  KeyState& FindOrInsert(uint64_t addr, uint32_t size, bool* inserted) {
+  // The slot of (addr, size): found, or new (`*inserted` set; the caller names its key before
+  // the next call). `begin` and `size` give a key's address and size.
+  template <typename KeyRange>
+  Slot& FindOrInsert(uint64_t addr, uint32_t size, const KeyRange& key_range, bool* inserted) {
     if ((used_ + 1) * 4 > slots_.size() * 3) Grow();
+    const auto hash = static_cast<uint32_t>(Hash(addr, size));
     const size_t mask = slots_.size() - 1;
-    for (size_t at = Hash(addr, size) & mask;; at = (at + 1) & mask) {
-      KeyState& slot = slots_[at];
-      if (slot.size == 0) {
-        slot.addr = addr;
-        slot.size = size;
+    for (size_t at = hash & mask;; at = (at + 1) & mask) {
+      Slot& slot = slots_[at];
+      if (slot.key == kNoKey) {
+        slot.hash = hash;
+        slot.frees_seen = 0;
         ++used_;
         *inserted = true;
         return slot;
       }
-      if (slot.addr == addr && slot.size == size) {
+      if (slot.hash == hash && key_range(slot.key) == std::make_pair(addr, size)) {
         *inserted = false;
         return slot;
       }
@@ -109,27 +115,28 @@ class RangeStates {
   }
 
  private:
-  static size_t Hash(uint64_t addr, uint32_t size) {
+  static uint64_t Hash(uint64_t addr, uint32_t size) {
     uint64_t h = addr * 0x9E3779B97F4A7C15ull;
     h ^= (h >> 29) ^ (uint64_t{size} * 0xBF58476D1CE4E5B9ull);
-    return static_cast<size_t>(h ^ (h >> 32));
+    return h ^ (h >> 32);
   }
 
   void Grow() {
-    std::vector<KeyState> old(slots_.size() * 2);
+    std::vector<Slot> old(slots_.size() * 2);
     old.swap(slots_);
     const size_t mask = slots_.size() - 1;
-    for (const KeyState& slot : old) {
-      if (slot.size == 0) continue;
-      size_t at = Hash(slot.addr, slot.size) & mask;
-      while (slots_[at].size != 0) at = (at + 1) & mask;
+    for (const Slot& slot : old) {
+      if (slot.key == kNoKey) continue;
+      size_t at = slot.hash & mask;
+      while (slots_[at].key != kNoKey) at = (at + 1) & mask;
       slots_[at] = slot;
     }
   }
 
-  std::vector<KeyState> slots_;
+  std::vector<Slot> slots_;
   size_t used_ = 0;
 };
+static_assert(sizeof(RangeStates::Slot) == 12);
 
 // A FREE, with the version its block had before it and the one it starts.
 struct FreeEvent {
@@ -182,12 +189,9 @@ using KeyTable = BlockTable<KeyInfo>;
 
 // The table's one pass over the events, one event at a time: keys each access by (address,
 // size, allocation version), numbering keys in order of first use, and notes per key who
-// accessed it and how. A second keyer fed the same events in the same order (without `record`)
-// gives every access the same key, so a trace read from a file need not keep a key per event.
+// accessed it and how.
 class AccessKeyer {
  public:
-  explicit AccessKeyer(bool record) : record_(record) {}
-
   // The key of access `i`, or kNoKey (not an access: a FREE or ALLOC starts a new version).
   static constexpr uint32_t kNoKey = ~0u;
   // Inline: the first pass calls it for every event.
@@ -199,7 +203,7 @@ class AccessKeyer {
       const uint64_t end = begin + std::max<uint32_t>(raw_size, 1);
       const auto version = static_cast<uint32_t>(allocation_events_);
       // A block's bytes share the version its ALLOC painted: its first byte's stands for all.
-      if (kind == EventKind::kFree && record_)
+      if (kind == EventKind::kFree)
         frees_.push_back(FreeEvent{i, thread, begin, end, versions_.VersionAt(begin), version});
       versions_.Paint(begin, end, version);
       return kNoKey;
@@ -207,45 +211,41 @@ class AccessKeyer {
     if (!IsAccess(kind)) return kNoKey;
     const uint32_t size = std::max<uint32_t>(raw_size, 1);
     bool inserted = false;
-    KeyState& state = states_.FindOrInsert(addr, size, &inserted);
+    RangeStates::Slot& state = states_.FindOrInsert(
+        addr, size, [&](uint32_t key) { return std::make_pair(keys_[key].begin, keys_[key].size); },
+        &inserted);
     const auto frees_seen = static_cast<uint32_t>(allocation_events_);
     if (inserted || state.frees_seen != frees_seen) {
       if (inserted || versions_.MayHaveRepainted(addr, state.frees_seen)) {
         const uint32_t version = allocation_events_ == 0 ? 0 : versions_.VersionAt(addr);
-        if (inserted || version != state.version) {
-          state.version = version;
-          state.key = static_cast<uint32_t>(key_count_++);
-          if (record_) keys_.push_back(KeyInfo{addr, i, size, version, thread});
+        if (inserted || version != keys_[state.key].version) {
+          state.key = static_cast<uint32_t>(keys_.size());
+          keys_.push_back(KeyInfo{addr, i, size, version, thread});
         }
       }
       state.frees_seen = frees_seen;
     }
-    if (record_) {
-      KeyInfo& key = keys_[state.key];
-      key.last = i;
-      if (thread != key.first_thread) key.many_threads = true;
-      if (IsWriteAccess(kind)) {
-        key.written = true;
-      } else if (IsReadAccess(kind)) {
-        key.read = true;
-      }
+    KeyInfo& key = keys_[state.key];
+    key.last = i;
+    if (thread != key.first_thread) key.many_threads = true;
+    if (IsWriteAccess(kind)) {
+      key.written = true;
+    } else if (IsReadAccess(kind)) {
+      key.read = true;
     }
     return state.key;
   }
 
-  uint64_t key_count() const { return key_count_; }
-  // With `record`: each key's range and use, and the FREEs in trace order.
+  // Each key's range and use, and the FREEs in trace order.
   const KeyTable& keys() const { return keys_; }
   const FreeTable& frees() const { return frees_; }
   KeyTable TakeKeys() { return std::move(keys_); }
   FreeTable TakeFrees() { return std::move(frees_); }
 
  private:
-  bool record_;
-  RangeStates states_;
+  RangeStates states_;  // names keys_
   AllocationVersions versions_;
   uint64_t allocation_events_ = 0;
-  uint64_t key_count_ = 0;
   KeyTable keys_;
   FreeTable frees_;
 };
@@ -393,7 +393,7 @@ LocationTable::LocationTable(const Trace& trace, const LocationFilter& filter)
     : impl_(std::make_unique<Impl>()) {
   const size_t n = trace.size_events();
   std::vector<uint32_t> key_of(n, AccessKeyer::kNoKey);
-  AccessKeyer keyer(/*record=*/true);
+  AccessKeyer keyer;
   for (EventIndex i = 0; i < n; ++i)
     key_of[i] = keyer.Add(i, trace.thread[i], trace.kind[i], trace.addr[i], trace.size[i]);
   MergedKeys merged(keyer.keys(), keyer.frees(), filter);
@@ -430,7 +430,7 @@ LocationTable::LocationTable(const Trace& trace, const LocationFilter& filter)
 
 struct KeptAccesses::Impl {
   LocationFilter filter;
-  AccessKeyer first{/*record=*/true};
+  AccessKeyer first;
   std::vector<LocationInfo> locations;  // sorted by (version, begin), disjoint in a version
   std::vector<std::pair<EventIndex, LocationId>> frees;
   std::vector<EventIndex> last_uses;
@@ -715,7 +715,7 @@ void KeptAccesses::TrackGuards() {
 void KeptAccesses::Decide() {
   const KeyTable keys = impl_->first.TakeKeys();
   const FreeTable frees = impl_->first.TakeFrees();
-  impl_->first = AccessKeyer(/*record=*/false);  // its table of ranges goes before the merge
+  impl_->first = AccessKeyer();  // its table of ranges goes before the merge
   MergedKeys merged(keys, frees, impl_->filter);
   impl_->frees = std::move(merged.frees);
   impl_->last_uses = std::move(merged.kept_last);

@@ -188,3 +188,26 @@ TEST_CASE("Byte ranges: a buffer with hundreds of classes races exactly where by
     CHECK(found == expected);
   }
 }
+
+TEST_CASE("Byte ranges: accesses at one address with different sizes keep their own bytes",
+          "[analysis][locations]") {
+  TraceBuilder b;
+  b.Fork(0, 1);
+  b.Fork(0, 2);
+  b.Add(1, EventKind::kWrite, 0x1000, 1, 0, 1);  // 2: T1 writes [0x1000, 0x1001)
+  b.Add(2, EventKind::kWrite, 0x1000, 8, 0, 2);  // 3: T2 writes [0x1000, 0x1008)
+  b.Add(1, EventKind::kRead, 0x1004, 4, 0, 3);   // 4: T1 reads [0x1004, 0x1008)
+  b.Add(2, EventKind::kWrite, 0x1000, 1, 0, 4);  // 5: T2 writes [0x1000, 0x1001)
+  const pecan::Trace& trace = b.trace();
+  // The 8-byte write joins the read's bytes to the 1-byte writes' location.
+  const LocationTable locations(trace);
+  REQUIRE(locations.Count() == 1);
+  CHECK(locations.Info(0).begin == 0x1000);
+  CHECK(locations.Info(0).end == 0x1008);
+  CHECK(locations.AccessCount(0) == 4);
+  // T2's 8-byte write races with T1's write and read, and T1's write with T2's second write.
+  const std::set<std::pair<EventIndex, EventIndex>> expected{{2, 3}, {3, 4}, {2, 5}};
+  std::set<std::pair<EventIndex, EventIndex>> got;
+  for (const Events& events : EventsOf(Find(trace, "race"))) got.emplace(events[0], events[1]);
+  CHECK(got == expected);
+}
