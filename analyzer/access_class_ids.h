@@ -32,10 +32,13 @@ class AccessClassIds {
   AccessClassRef Of(LocationId l, const Event& e, uint32_t lockset, const LocationInfo& info) {
     return Of(l, AccessClassKey::Of(e, lockset, info), info);
   }
-  // The class of key `key` (AccessClassKey::Of) on location `l`.
-  AccessClassRef Of(LocationId l, const AccessClassKey& key, const LocationInfo& info) {
+  // The class of key `key` (AccessClassKey::Of) on location `l`. `last_of_bytes`: no later access
+  // touches just the access's bytes (KeptAccesses::LastAccessesOfBytes), so none has its key: a
+  // new class is numbered and not kept, as no one will ask for it again.
+  AccessClassRef Of(LocationId l, const AccessClassKey& key, const LocationInfo& info,
+                    bool last_of_bytes = false) {
     AccessClassRef c{key};
-    c.id = locations_[l].FindOrInsert(Slot::Of(key, info.single_range), &c.created);
+    c.id = locations_[l].FindOrInsert(Slot::Of(key, info.single_range), !last_of_bytes, &c.created);
     return c;
   }
 
@@ -81,25 +84,29 @@ class AccessClassIds {
   };
   static_assert(sizeof(Slot) == 32);
 
-  // A location's classes: up to kListSize in id order, more in an open-addressing table with
+  // A location's classes: up to kListSize in a list, more in an open-addressing table with
   // linear probing, filled up to three quarters.
   class Table {
    public:
-    // The id of `key`'s class, numbered next (and `*created` set) if it has none yet.
-    uint32_t FindOrInsert(const Slot& key, bool* created) {
+    // The id of `key`'s class, numbered next (and `*created` set) if it has none yet, and kept
+    // if `keep`.
+    uint32_t FindOrInsert(const Slot& key, bool keep, bool* created) {
       *created = false;
-      if (used_ <= kListSize) {
-        for (uint32_t id = 0; id < used_; ++id) {
-          if (slots_[id].SameKey(key)) return id;
+      if (!table_) {
+        for (const Slot& slot : slots_) {
+          if (slot.SameKey(key)) return slot.id_plus_one - 1;
         }
         *created = true;
-        if (used_ < kListSize) {
+        const uint32_t id = used_++;
+        if (!keep) return id;
+        if (slots_.size() < kListSize) {
           slots_.push_back(key);
-          slots_.back().id_plus_one = ++used_;
-          return used_ - 1;
+          slots_.back().id_plus_one = id + 1;
+          return id;
         }
         Rehash(2 * kListSize);  // the first class past kListSize: to a table
-        return Insert(key);
+        Insert(key, id);
+        return id;
       }
       const size_t mask = slots_.size() - 1;
       for (size_t at = key.Hash() & mask;; at = (at + 1) & mask) {
@@ -108,19 +115,22 @@ class AccessClassIds {
         if (slot.SameKey(key)) return slot.id_plus_one - 1;
       }
       *created = true;
-      if ((used_ + 1) * 4 > slots_.size() * 3) Rehash(slots_.size() * 2);
-      return Insert(key);
+      const uint32_t id = used_++;
+      if (!keep) return id;
+      if ((kept_ + 1) * 4 > slots_.size() * 3) Rehash(slots_.size() * 2);
+      Insert(key, id);
+      return id;
     }
 
    private:
-    // Puts `key`, of no class yet, into the table as the next class.
-    uint32_t Insert(const Slot& key) {
+    // Puts `key`, of no class yet, into the table as class `id`.
+    void Insert(const Slot& key, uint32_t id) {
       const size_t mask = slots_.size() - 1;
       size_t at = key.Hash() & mask;
       while (slots_[at].id_plus_one != 0) at = (at + 1) & mask;
       slots_[at] = key;
-      slots_[at].id_plus_one = ++used_;
-      return used_ - 1;
+      slots_[at].id_plus_one = id + 1;
+      ++kept_;
     }
 
     // Moves the classes into a table of `size` slots (a power of two).
@@ -134,10 +144,14 @@ class AccessClassIds {
         while (slots_[at].id_plus_one != 0) at = (at + 1) & mask;
         slots_[at] = slot;
       }
+      if (!table_) kept_ = static_cast<uint32_t>(old.size());
+      table_ = true;
     }
 
-    std::vector<Slot> slots_;  // flat: the classes by id; a table: the slots
+    std::vector<Slot> slots_;  // a list: the classes kept; a table: the slots
     uint32_t used_ = 0;        // classes numbered
+    uint32_t kept_ = 0;        // classes in the table
+    bool table_ = false;
   };
 
   std::vector<Table> locations_;
@@ -148,17 +162,18 @@ class AccessClassIds {
 // one that asks on some of them only, the numbers as names.
 class AccessClassLookup {
  public:
-  // Access `e` to location `l` (described by `info`), made holding `lockset`.
+  // Access `e` to location `l` (described by `info`), made holding `lockset`; `last_of_bytes` as
+  // for AccessClassIds::Of.
   AccessClassLookup(AccessClassIds* ids, LocationId l, const Event& e, uint32_t lockset,
-                    const LocationInfo& info)
-      : ids_(ids), l_(l), info_(&info) {
+                    const LocationInfo& info, bool last_of_bytes = false)
+      : ids_(ids), l_(l), info_(&info), last_of_bytes_(last_of_bytes) {
     ref_.key = AccessClassKey::Of(e, lockset, info);
   }
 
   const AccessClassKey& key() const { return ref_.key; }
   const AccessClassRef& Get() {
     if (!numbered_) {
-      ref_ = ids_->Of(l_, ref_.key, *info_);
+      ref_ = ids_->Of(l_, ref_.key, *info_, last_of_bytes_);
       numbered_ = true;
     }
     return ref_;
@@ -168,6 +183,7 @@ class AccessClassLookup {
   AccessClassIds* ids_;
   LocationId l_;
   const LocationInfo* info_;
+  bool last_of_bytes_;
   AccessClassRef ref_;
   bool numbered_ = false;
 };

@@ -197,7 +197,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
           last =
               next_last_of_bytes < last_of_bytes.size() && last_of_bytes[next_last_of_bytes] == i;
           next_last_of_bytes += last;
-          cls.emplace(&classes, l, e, lockset, infos[l]);
+          cls.emplace(&classes, l, e, lockset, infos[l], last);
           for (RaceSearch& search : searches)
             search.Access(i, e, l, infos[l], *cls, lockset, step.local, last, por);
         }

@@ -5,6 +5,7 @@
 #include "analyzer/access_class_ids.h"
 
 #include <catch2/catch.hpp>
+#include <iterator>
 #include <map>
 #include <tuple>
 
@@ -94,6 +95,60 @@ TEST_CASE("AccessClassIds keeps every id through the change from list to table",
     }
     CHECK(expected.size() > 2 * AccessClassIds::kListSize);
   }
+}
+
+TEST_CASE("AccessClassIds numbers the class of a last access to its bytes without keeping it",
+          "[analysis][classes]") {
+  // Keys met again and again, between accesses that are the last to their bytes: those of a new
+  // class take the next number and are not kept; those of a known class find it. The ids agree
+  // with a std::map that numbers every key in order of first sight, in list and table alike.
+  for (const bool single_range : {true, false}) {
+    AccessClassIds ids(1);
+    const LocationInfo info = Location(single_range);
+    std::map<std::tuple<ThreadId, SiteId, uint64_t>, uint32_t> expected;
+    uint64_t state = 777;
+    auto next = [&] {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      return static_cast<uint32_t>(state >> 33);
+    };
+    uint32_t unkept = 0, last_known = 0;
+    for (int step = 0; step < 5000; ++step) {
+      const bool last = next() % 3 == 0;
+      // A last access: a site never seen again (new), or a known key's (its class is found).
+      const bool known = last && next() % 4 == 0 && !expected.empty();
+      ThreadId thread = next() % 5;
+      SiteId site = last && !known ? static_cast<SiteId>(1000 + step) : next() % 40;
+      uint64_t addr = 0x1000 + 4 * (next() % 4);
+      if (known) {
+        // Any kept key (sites below 1000): a later step may still meet it.
+        auto it = expected.begin();
+        std::advance(it, next() % expected.size());
+        if (std::get<1>(it->first) >= 1000) continue;
+        std::tie(thread, site, addr) = it->first;
+        ++last_known;
+      }
+      const auto key = std::make_tuple(thread, site, single_range ? uint64_t{0} : addr);
+      const auto [it, fresh] = expected.emplace(key, static_cast<uint32_t>(expected.size()));
+      const Event e = Access(thread, site, addr);
+      const AccessClassRef c = ids.Of(0, AccessClassKey::Of(e, 0, info), info, last);
+      REQUIRE(c.id == it->second);
+      REQUIRE(c.created == fresh);
+      unkept += last && fresh;
+    }
+    CHECK(unkept > 1000);
+    CHECK(last_known > 100);
+    CHECK(expected.size() - unkept > 2 * AccessClassIds::kListSize);
+  }
+  // A lookup passes the mark on.
+  AccessClassIds ids(1);
+  const LocationInfo info = Location(false);
+  AccessClassLookup last(&ids, 0, Access(1, 10, 0x1000), 0, info, /*last_of_bytes=*/true);
+  CHECK(last.Get().id == 0);
+  AccessClassLookup other(&ids, 0, Access(1, 11, 0x1000), 0, info);
+  CHECK(other.Get().id == 1);
+  AccessClassLookup same(&ids, 0, Access(1, 10, 0x1000), 0, info);  // not kept: a new number
+  CHECK(same.Get().id == 2);
+  CHECK(same.Get().created);
 }
 
 TEST_CASE("AccessClassLookup numbers its access's class only when asked, and once",
