@@ -201,7 +201,9 @@ class GroupSearch {
         masks_(group),
         locations_(location_count),
         best_(group.size()),
-        site_shares_(group.size()) {}
+        site_shares_(group.size()) {
+    assert(guarded.size() == location_count);
+  }
 
   // Access `i` of kept location `l`, which LocationInfo `info` describes. `lockset` and `step`
   // are the thread's held locks and POR position at it.
@@ -226,7 +228,7 @@ class GroupSearch {
     }
     // Where every access holds the guard (and no FREE comes), every class pair is excluded
     // (ClassOf's links): there is nothing more to follow than the back-to-back pairs.
-    if (!guarded_.empty() && guarded_[l]) {
+    if (guarded_[l]) {
       NoteLast(s, i, e, size, lockset, local);
       return;
     }
@@ -601,7 +603,7 @@ class GroupSearch {
   }
 
   std::vector<const Pattern*> group_;  // at most 32: a bit of a mask each
-  const std::vector<uint8_t>& guarded_;  // RaceGuardedLocations, per location (or empty)
+  const std::vector<uint8_t>& guarded_;  // RaceGuardedLocations, per location
   HeldLocks* locks_;
   uint32_t max_per_site_;  // AnalysisOptions::max_per_site
   KindMasks masks_;        // the patterns each pair of kinds matches

@@ -42,7 +42,7 @@ std::vector<uint8_t> RaceGuardedLocations(
 class RaceSearch {
  public:
   // `location_count` kept locations; `locks` is fed every event too, after the searches;
-  // `guarded` (RaceGuardedLocations, or empty) outlives the search.
+  // `guarded` (RaceGuardedLocations, one per kept location) outlives the search.
   RaceSearch(const std::vector<const Pattern*>& group, size_t location_count,
              const std::vector<uint8_t>& guarded, HeldLocks* locks, uint32_t max_per_site);
   ~RaceSearch();
