@@ -23,6 +23,19 @@ Event Access(ThreadId thread, SiteId site, uint64_t addr, uint32_t size = 4,
   return e;
 }
 
+// A small linear congruential generator: the same numbers on every platform.
+class Scrambler {
+ public:
+  explicit Scrambler(uint64_t seed) : state_(seed) {}
+  uint32_t operator()() {
+    state_ = state_ * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<uint32_t>(state_ >> 33);
+  }
+
+ private:
+  uint64_t state_;
+};
+
 LocationInfo Location(bool single_range) {
   LocationInfo info;
   info.begin = 0x1000;
@@ -78,11 +91,7 @@ TEST_CASE("AccessClassIds keeps every id through the change from list to table",
     AccessClassIds ids(1);
     const LocationInfo info = Location(single_range);
     std::map<std::tuple<ThreadId, SiteId, uint64_t>, uint32_t> expected;
-    uint64_t state = 12345;
-    auto next = [&] {
-      state = state * 6364136223846793005ull + 1442695040888963407ull;
-      return static_cast<uint32_t>(state >> 33);
-    };
+    Scrambler next(12345);
     for (int step = 0; step < 5000; ++step) {
       const ThreadId thread = next() % 5;
       const SiteId site = next() % 60;
@@ -106,11 +115,7 @@ TEST_CASE("AccessClassIds numbers the class of a last access to its bytes withou
     AccessClassIds ids(1);
     const LocationInfo info = Location(single_range);
     std::map<std::tuple<ThreadId, SiteId, uint64_t>, uint32_t> expected;
-    uint64_t state = 777;
-    auto next = [&] {
-      state = state * 6364136223846793005ull + 1442695040888963407ull;
-      return static_cast<uint32_t>(state >> 33);
-    };
+    Scrambler next(777);
     uint32_t unkept = 0, last_known = 0;
     for (int step = 0; step < 5000; ++step) {
       const bool last = next() % 3 == 0;
