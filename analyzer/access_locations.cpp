@@ -187,6 +187,51 @@ class BlockTable {
 };
 using KeyTable = BlockTable<KeyInfo>;
 
+// Per-key entries in blocks of 64 Ki, like BlockTable, for entries most keys leave at one value,
+// `plain`: a block whose keys all have it is not allocated. Keys are added in order.
+template <typename T>
+class SparseBlockTable {
+ public:
+  explicit SparseBlockTable(const T& plain = T()) : plain_(plain) {}
+  size_t size() const { return size_; }
+  // Adds key size() with entry `plain`.
+  void push_back_plain() {
+    if ((size_ & kMask) == 0) blocks_.emplace_back();
+    ++size_;
+  }
+  // Adds key size() with entry `entry`.
+  void push_back(const T& entry) {
+    push_back_plain();
+    Mutable(size_ - 1) = entry;
+  }
+  const T& operator[](size_t k) const {
+    const auto& block = blocks_[k >> kShift];
+    return block ? block[k & kMask] : plain_;
+  }
+  // Entry k, to change: its block is allocated, its entries `plain`, if it was not.
+  T& Mutable(size_t k) {
+    auto& block = blocks_[k >> kShift];
+    if (!block) {
+      block = std::make_unique<T[]>(kMask + 1);
+      std::fill(block.get(), block.get() + kMask + 1, plain_);
+    }
+    return block[k & kMask];
+  }
+  // Calls `visit` on every entry of an allocated block (the others are `plain`).
+  template <typename Visit>
+  void ForEachAllocated(Visit visit) {
+    for (auto& block : blocks_)
+      if (block) std::for_each(block.get(), block.get() + kMask + 1, visit);
+  }
+
+ private:
+  static constexpr size_t kShift = 16;
+  static constexpr size_t kMask = (size_t{1} << kShift) - 1;
+  T plain_;
+  std::vector<std::unique_ptr<T[]>> blocks_;
+  size_t size_ = 0;
+};
+
 // The table's one pass over the events, one event at a time: keys each access by (address,
 // size, allocation version), numbering keys in order of first use, and notes per key who
 // accessed it and how.
@@ -499,7 +544,11 @@ struct KeptAccesses::Impl {
   };
   std::vector<OpenRegion> open_regions;
   uint32_t regions_opened = 0;
-  BlockTable<KeyGuards> guards_by_key;
+  // Each key's guards. Most keys of a program that walks buffers are only ever accessed holding
+  // no lock and outside regions: their guards stay kPlainGuards, and a block of such keys is not
+  // allocated.
+  static constexpr KeyGuards kPlainGuards{AccessGuards{0, kUnset}, 0, 0};
+  SparseBlockTable<KeyGuards> guards_by_key{kPlainGuards};
   std::vector<AccessGuards> guards;
   // The second pass: the allocation versions painted so far, as the first pass had them.
   AllocationVersions versions;
@@ -628,7 +677,7 @@ void KeptAccesses::FollowRegion(ThreadId t, bool open_before, uint32_t set_befor
     r.unique_keys = 0;
   } else if (!open_before) {
     if (++s.regions_opened == 0) {  // numbers wrapped: no key may keep an old one
-      for (size_t k = 0; k < s.guards_by_key.size(); ++k) s.guards_by_key[k].region = 0;
+      s.guards_by_key.ForEachAllocated([](Impl::KeyGuards& k) { k.region = 0; });
       for (Impl::OpenRegion& other : s.open_regions) other.number = 0;
       s.regions_opened = 1;
     }
@@ -636,7 +685,7 @@ void KeptAccesses::FollowRegion(ThreadId t, bool open_before, uint32_t set_befor
     r.opened_at = thread_events_[t];
   } else if (set != set_before && !r.locks_changed) {
     r.locks_changed = true;
-    for (uint32_t key : r.keys) s.guards_by_key[key].guards.locks_change_in_region = true;
+    for (uint32_t key : r.keys) s.guards_by_key.Mutable(key).guards.locks_change_in_region = true;
     std::vector<uint32_t>().swap(r.keys);
     r.unique_keys = 0;
   }
@@ -646,7 +695,7 @@ void KeptAccesses::EndRegion(ThreadId t) {
   Impl& s = *impl_;
   const Impl::OpenRegion& r = s.open_regions[t];
   if (thread_events_[t] - r.opened_at <= WindowPrefilter::kSlots) return;
-  for (uint32_t key : r.keys) s.guards_by_key[key].guards.long_region = true;
+  for (uint32_t key : r.keys) s.guards_by_key.Mutable(key).guards.long_region = true;
 }
 
 // An access is inside a region (RegionScopes, RegionMode::kLocks) while its thread holds a lock or
@@ -656,13 +705,24 @@ void KeptAccesses::EndRegion(ThreadId t) {
 void KeptAccesses::NoteGuards(uint32_t key, const Event& e) {
   Impl& s = *impl_;
   const ThreadId t = e.thread;
-  // Keys are numbered in order of first access, and each access comes here: a new key is next.
-  while (key >= s.guards_by_key.size()) s.guards_by_key.push_back(Impl::KeyGuards{});
-  Impl::KeyGuards& k = s.guards_by_key[key];
-  AccessGuards& g = k.guards;
   const uint32_t set = s.locks.Current(t);
   const bool annotated = Annotated(t);
   const bool region = set != 0 || annotated;
+  // Keys are numbered in order of first access, and each access comes here: a new key is next.
+  // An access holding no lock outside regions leaves a key's guards plain (kPlainGuards: no
+  // guard, no region access), and so does a key's first access.
+  if (key >= s.guards_by_key.size()) {
+    while (key > s.guards_by_key.size()) s.guards_by_key.push_back(Impl::KeyGuards{});  // (never)
+    if (!region) {
+      s.guards_by_key.push_back_plain();
+      return;
+    }
+    s.guards_by_key.push_back(Impl::KeyGuards{});
+  } else if (!region && s.guards_by_key[key].checked_set == 0) {
+    return;  // as below: the same (empty) set of locks as the last access, and no region
+  }
+  Impl::KeyGuards& k = s.guards_by_key.Mutable(key);
+  AccessGuards& g = k.guards;
   // The guards depend on the set of locks held alone: the same set as the last access's keeps them.
   if (set != k.checked_set || annotated) {
     const std::vector<HeldLocks::Hold>& holds = s.locks.Holds(t);
@@ -767,7 +827,7 @@ void KeptAccesses::Decide() {
       if (g.guard == Impl::kUnset) g.guard = 0;
       if (g.region_guard == Impl::kUnset) g.region_guard = 0;
     }
-    impl_->guards_by_key = BlockTable<Impl::KeyGuards>();
+    impl_->guards_by_key = SparseBlockTable<Impl::KeyGuards>(Impl::kPlainGuards);
     std::vector<uint32_t>().swap(impl_->annotation_depth);
     std::vector<Impl::OpenRegion>().swap(impl_->open_regions);
   }
