@@ -92,7 +92,7 @@ class AccessClassIds {
     // if `keep`.
     uint32_t FindOrInsert(const Slot& key, bool keep, bool* created) {
       *created = false;
-      if (!table_) {
+      if (slots_.size() <= kListSize) {  // a list
         for (const Slot& slot : slots_) {
           if (slot.SameKey(key)) return slot.id_plus_one - 1;
         }
@@ -102,6 +102,7 @@ class AccessClassIds {
         if (slots_.size() < kListSize) {
           slots_.push_back(key);
           slots_.back().id_plus_one = id + 1;
+          ++kept_;
           return id;
         }
         Rehash(2 * kListSize);  // the first class past kListSize: to a table
@@ -144,14 +145,12 @@ class AccessClassIds {
         while (slots_[at].id_plus_one != 0) at = (at + 1) & mask;
         slots_[at] = slot;
       }
-      if (!table_) kept_ = static_cast<uint32_t>(old.size());
-      table_ = true;
     }
 
-    std::vector<Slot> slots_;  // a list: the classes kept; a table: the slots
-    uint32_t used_ = 0;        // classes numbered
-    uint32_t kept_ = 0;        // classes in the table
-    bool table_ = false;
+    // A list (up to kListSize): the classes kept; a table (2 kListSize slots or more): the slots.
+    std::vector<Slot> slots_;
+    uint32_t used_ = 0;  // classes numbered
+    uint32_t kept_ = 0;  // classes kept
   };
 
   std::vector<Table> locations_;

@@ -92,7 +92,7 @@ class RangeStates {
   RangeStates() : slots_(1024) {}
 
   // The slot of (addr, size): found, or new (`*inserted` set; the caller names its key before
-  // the next call). `begin` and `size` give a key's address and size.
+  // the next call). `key_range(key)` gives a key's (address, size).
   template <typename KeyRange>
   Slot& FindOrInsert(uint64_t addr, uint32_t size, const KeyRange& key_range, bool* inserted) {
     if ((used_ + 1) * 4 > slots_.size() * 3) Grow();

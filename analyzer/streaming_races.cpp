@@ -279,12 +279,11 @@ class GroupSearch {
     B.latest = i;
     B.latest_local = local;
     if (s.thread_last) {
-      auto it = std::find_if(s.thread_last->begin(), s.thread_last->end(),
-                             [&](const ThreadLast& t) { return t.thread == e.thread; });
-      if (it == s.thread_last->end()) it = s.thread_last->insert(it, ThreadLast{e.thread, 0});
-      it->local = local;
+      NoteThreadLast(*s.thread_last, e.thread, local);
     } else if (s.classes.size() >= kFollowThreadsPast) {
-      FollowThreads(s);
+      // Starts following each thread's last access to the location: its classes' latest.
+      s.thread_last = std::make_unique<std::vector<ThreadLast>>();
+      for (const RaceClass& c : s.classes) NoteThreadLast(*s.thread_last, c.thread, c.latest_local);
     }
     NoteLast(s, i, e, size, lockset, local);
   }
@@ -298,18 +297,15 @@ class GroupSearch {
     return false;
   }
 
-  // Starts following the last access of each thread to location s.
-  static void FollowThreads(LocationState& s) {
-    s.thread_last = std::make_unique<std::vector<ThreadLast>>();
-    for (const RaceClass& c : s.classes) {
-      auto it = std::find_if(s.thread_last->begin(), s.thread_last->end(),
-                             [&](const ThreadLast& t) { return t.thread == c.thread; });
-      if (it == s.thread_last->end()) {
-        s.thread_last->push_back(ThreadLast{c.thread, c.latest_local});
-      } else {
-        it->local = std::max(it->local, c.latest_local);
+  // Thread `t` accessed the location at POR position `local`.
+  static void NoteThreadLast(std::vector<ThreadLast>& lasts, ThreadId t, uint32_t local) {
+    for (ThreadLast& last : lasts) {
+      if (last.thread == t) {
+        last.local = std::max(last.local, local);
+        return;
       }
     }
+    lasts.push_back(ThreadLast{t, local});
   }
 
   // Access `i` is location s's last so far.
@@ -467,15 +463,12 @@ class GroupSearch {
       ++group.count;
       return true;
     };
-    const auto added = static_cast<uint32_t>(s.pair_groups.size());
     if (s.groups_by_sites) {
-      bool fresh = false;
-      uint32_t& head =
-          s.groups_by_sites->FindOrInsert(uint64_t{A.site} << 32 | B.site, kNil, &fresh);
-      for (uint32_t g = head; g != kNil; g = s.pair_groups[g].next_same_sites)
+      const uint32_t* head = s.groups_by_sites->Find(SitesOf(witness));
+      for (uint32_t g = head ? *head : kNil; g != kNil; g = s.pair_groups[g].next_same_sites)
         if (merge(s.pair_groups[g])) return;
-      s.pair_groups.push_back(PairGroup{first, witness, 1, head});
-      head = added;
+      s.pair_groups.push_back(PairGroup{first, witness, 1, kNil});
+      IndexGroup(s, static_cast<uint32_t>(s.pair_groups.size() - 1));
       return;
     }
     for (PairGroup& group : s.pair_groups)
@@ -483,15 +476,22 @@ class GroupSearch {
     s.pair_groups.push_back(PairGroup{first, witness, 1, kNil});
     if (s.pair_groups.size() > kListedGroups) {
       s.groups_by_sites = std::make_unique<FlatHashMap<uint64_t, uint32_t, U64Hash>>(32);
-      for (uint32_t g = 0; g < s.pair_groups.size(); ++g) {
-        PairGroup& group = s.pair_groups[g];
-        bool fresh = false;
-        uint32_t& head = s.groups_by_sites->FindOrInsert(
-            uint64_t{group.best.first_site} << 32 | group.best.second_site, kNil, &fresh);
-        group.next_same_sites = head;
-        head = g;
-      }
+      for (uint32_t g = 0; g < s.pair_groups.size(); ++g) IndexGroup(s, g);
     }
+  }
+
+  // The key of a pair group's sites in LocationState::groups_by_sites.
+  static uint64_t SitesOf(const DoneResult& r) {
+    return uint64_t{r.first_site} << 32 | r.second_site;
+  }
+
+  // Puts pair group `g` at the head of the list of its sites' groups.
+  static void IndexGroup(LocationState& s, uint32_t g) {
+    PairGroup& group = s.pair_groups[g];
+    bool fresh = false;
+    uint32_t& head = s.groups_by_sites->FindOrInsert(SitesOf(group.best), kNil, &fresh);
+    group.next_same_sites = head;
+    head = g;
   }
 
   // The record of class `cls`, created (and paired with the location's classes) on its first
