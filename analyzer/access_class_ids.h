@@ -1,8 +1,9 @@
 // AccessClassIds: numbers each kept location's access classes in the order of their first
-// access, once per access for all the streaming searches (each used to hash every access into
-// a class table of its own). A search that sees every access of a location creates its class
+// access, once per access for the atomic-region searches (each used to hash every access into a
+// class table of its own). A search that sees every access of a location creates its class
 // records in the same order, so the number is its index; one that sees some of them uses the
-// number as a name.
+// number as a name. (The race search numbers the classes of the locations it follows itself, in
+// the same order, with a smaller index (ClassIndex), and gives the others its numbers there.)
 #pragma once
 
 #include <algorithm>
@@ -170,6 +171,13 @@ class AccessClassLookup {
   }
 
   const AccessClassKey& key() const { return ref_.key; }
+  // The class's number from a search that numbers the location's classes itself, in the same
+  // order (the race search): AccessClassIds need not.
+  void Provide(uint32_t id, bool created) {
+    ref_.id = id;
+    ref_.created = created;
+    numbered_ = true;
+  }
   const AccessClassRef& Get() {
     if (!numbered_) {
       ref_ = ids_->Of(l_, ref_.key, *info_, last_of_bytes_);

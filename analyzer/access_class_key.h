@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "analyzer/access_locations.h"
+#include "analyzer/flat_hash_map.h"
 #include "trace_format/trace.h"
 
 namespace pecan {
@@ -32,6 +33,14 @@ struct AccessClassKey {
   }
 
   bool operator==(const AccessClassKey&) const = default;
+
+  // A hash of the key, all 64 bits mixed (ClassIndex uses the low 32).
+  uint64_t Hash() const {
+    uint64_t h = (uint64_t{thread} << 32 | site) * 0x9E3779B97F4A7C15ull;
+    h ^= (uint64_t{lockset} << 8 | static_cast<uint8_t>(kind)) * 0xBF58476D1CE4E5B9ull;
+    h ^= begin + 0x9E3779B97F4A7C15ull * (end - begin);
+    return MixHash(h);
+  }
 
   // Sets the key's fields of a new class record.
   template <typename Class>

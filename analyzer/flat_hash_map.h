@@ -93,26 +93,40 @@ class FlatIdTable {
   // `initial_slots`: a power of two (small for the many small tables of a streaming search).
   explicit FlatIdTable(size_t initial_slots = kInitialSlots) : slots_(initial_slots) {}
 
+  static constexpr uint32_t kNoId = ~0u;
+
   // The id of the key hashed to `hash` for which `same(id)` holds; if there is none, `next`
   // becomes its id (and `*inserted` is set).
   template <typename Same>
   uint32_t FindOrAdd(uint64_t hash, uint32_t next, Same&& same, bool* inserted) {
-    if ((used_ + 1) * 2 > slots_.size()) Grow();
+    const uint32_t found = Find(hash, same);
+    *inserted = found == kNoId;
+    if (!*inserted) return found;
+    Add(hash, next);
+    return next;
+  }
+
+  // The id of the key hashed to `hash` for which `same(id)` holds, or kNoId.
+  template <typename Same>
+  uint32_t Find(uint64_t hash, Same&& same) const {
     const auto tag = static_cast<uint32_t>(MixHash(hash));
     const size_t mask = slots_.size() - 1;
     for (size_t at = tag & mask;; at = (at + 1) & mask) {
-      Slot& slot = slots_[at];
-      if (slot.id_plus_one == 0) {
-        slot = Slot{next + 1, tag};
-        ++used_;
-        *inserted = true;
-        return next;
-      }
-      if (slot.tag == tag && same(slot.id_plus_one - 1)) {
-        *inserted = false;
-        return slot.id_plus_one - 1;
-      }
+      const Slot& slot = slots_[at];
+      if (slot.id_plus_one == 0) return kNoId;
+      if (slot.tag == tag && same(slot.id_plus_one - 1)) return slot.id_plus_one - 1;
     }
+  }
+
+  // Makes `id` the id of a key hashed to `hash` that has none.
+  void Add(uint64_t hash, uint32_t id) {
+    if ((used_ + 1) * 2 > slots_.size()) Grow();
+    const auto tag = static_cast<uint32_t>(MixHash(hash));
+    const size_t mask = slots_.size() - 1;
+    size_t at = tag & mask;
+    while (slots_[at].id_plus_one != 0) at = (at + 1) & mask;
+    slots_[at] = Slot{id + 1, tag};
+    ++used_;
   }
 
  private:

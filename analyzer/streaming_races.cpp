@@ -11,9 +11,13 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "analyzer/access_class_key.h"
 #include "analyzer/access_locations.h"
+#include "analyzer/block_vector.h"
+#include "analyzer/class_index.h"
 #include "analyzer/flat_hash_map.h"
 #include "analyzer/held_locks.h"
+#include "analyzer/list_node_pool.h"
 #include "analyzer/pattern_search.h"
 #include "analyzer/por_clocks.h"
 
@@ -24,7 +28,7 @@ constexpr EventIndex kNone = ~EventIndex{0};
 // Classes of up to this many bytes are found by probing the bytes they could start at.
 constexpr uint64_t kSmallClass = 8;
 
-constexpr uint32_t kNil = ~0u;  // the end of a list of indices
+constexpr uint32_t kNil = ListNodePool::kNil;  // the end of a list of indices
 // A location's pair groups are found by a walk up to this many, past them in a table.
 constexpr size_t kListedGroups = 8;
 // A location with this many classes follows its threads' last accesses (LocationState).
@@ -32,14 +36,14 @@ constexpr size_t kFollowThreadsPast = 16;
 
 // An access class (analysis_context.h): one thread's accesses to one location at one site, of
 // one kind, under one set of lock addresses (and, on a location whose accesses differ in byte
-// range, to the same bytes). Only its latest member is kept.
+// range, to the same bytes). Only its latest member is kept. 48 bytes: there is one per thread,
+// site and byte of a buffer that threads walk a byte at a time.
 // Access reads and writes the fields up to `thread` for every access of the class, and reads them
 // for its partners: they come first, so that they seldom straddle two cache lines.
 struct RaceClass {
-  EventIndex latest = kNone;
+  EventIndex latest = kNone;  // the location's FREEs after it are paired with the next member
   uint32_t latest_local = 0;
-  uint32_t next_free = 0;    // the location's FREEs before it are paired with a member after
-  uint32_t partners = kNil;  // list (LocationState::partner_nodes) of the classes A of the pairs
+  uint32_t partners = kNil;  // list (LocationState::nodes) of the classes A of the pairs
                              // (A, this) not resolved yet
   // No later access touches the class's bytes (its latest member was the last access to them):
   // it gets no more members, so pairs waiting for its next member never resolve.
@@ -49,14 +53,17 @@ struct RaceClass {
   SiteId site = 0;
   uint32_t lockset = 0;             // HeldLocks address set
   uint32_t next_same_begin = kNil;  // the next small class starting at the same byte
-  uint64_t begin = 0;               // the bytes every member accesses: [begin, end)
-  uint64_t end = 0;
-};
+  uint32_t size = 0;                // the bytes every member accesses: [begin, begin + size)
+  uint64_t begin = 0;
 
-struct PartnerNode {
-  uint32_t cls = 0;
-  uint32_t next = kNil;
+  uint64_t end() const { return begin + size; }
+  AccessClassKey Key() const { return AccessClassKey{begin, end(), thread, site, kind, lockset}; }
+  bool Has(const AccessClassKey& key) const {
+    return thread == key.thread && site == key.site && kind == key.kind && lockset == key.lockset &&
+           begin == key.begin && end() == key.end;
+  }
 };
+static_assert(sizeof(RaceClass) == 48);
 
 struct FreeRecord {
   EventIndex event = 0;
@@ -125,7 +132,9 @@ struct ThreadLast {
 };
 
 struct LocationState {
-  std::vector<RaceClass> classes;
+  BlockVector<RaceClass> classes;  // by number, in order of first access
+  ClassIndex index;                // the classes by key, until the location's last access
+  ListNodePool nodes;              // the classes' lists of partners, until its last access
   std::vector<FreeRecord> frees;
   EventIndex last = kNone;  // the last access
   ThreadId last_thread = 0;
@@ -136,8 +145,6 @@ struct LocationState {
   uint32_t last_local = 0;
   SiteId last_site = 0;
   uint64_t accesses = 0;
-  std::vector<PartnerNode> partner_nodes;
-  uint32_t free_nodes = kNil;  // list of unused partner nodes
   // Classes by first byte, on a location whose accesses differ in byte range: classes of up to
   // kSmallClass bytes in chains by first byte (a query probes the bytes they could start at),
   // and bigger ones by size bucket (bucket k: up to 2^k bytes, more than 2^(k-1)), so a query
@@ -232,49 +239,46 @@ class GroupSearch {
       NoteLast(s, i, e, size, lockset, local);
       return;
     }
-    const uint32_t b_class = ClassOf(s, info, cls.Get());
+    bool created = false;
+    const uint32_t b_class = ClassOf(s, info, cls.key(), last_of_bytes, &created);
+    cls.Provide(b_class, created);
     RaceClass& B = s.classes[b_class];
     // Pairs (A, B) not resolved yet: the latest a of A is the least ordered before this b. If
     // it is, and A gets no more members, it is ordered before every later b too (they follow
     // this one in B's thread): the pair never resolves, and its node is reused.
     const bool walk = B.partners != kNil && MayFollowOther(s, e.thread, por);
     for (uint32_t* link = &B.partners; walk && *link != kNil;) {
-      const uint32_t node = *link;
-      const uint32_t a_class = s.partner_nodes[node].cls;
+      const uint32_t a_class = s.nodes[*link].value;
       const RaceClass& A = s.classes[a_class];
       if (por.OrderedBeforeCurrent(A.thread, A.latest_local, e.thread)) {
         if (!A.complete) {
-          link = &s.partner_nodes[node].next;
+          link = &s.nodes[*link].next;
           continue;
         }
       } else {
         AddPairWitness(s, a_class, b_class, A, B, i);
       }
-      *link = s.partner_nodes[node].next;
-      s.partner_nodes[node].next = s.free_nodes;
-      s.free_nodes = node;
+      s.nodes.Erase(link);
     }
-    // FREEs since B's previous member: this b is B's first member after them.
-    for (uint32_t f = B.next_free; f < s.frees.size(); ++f) {
+    // FREEs since B's previous member (all of the location's before its first): this b is B's
+    // first member after them.
+    size_t first_free = s.frees.size();
+    while (first_free > 0 && (B.latest == kNone || s.frees[first_free - 1].event > B.latest))
+      --first_free;
+    for (size_t f = first_free; f < s.frees.size(); ++f) {
       const FreeRecord& F = s.frees[f];
-      if (F.thread == B.thread || B.end <= F.begin || F.end <= B.begin) continue;
+      if (F.thread == B.thread || B.end() <= F.begin || F.end <= B.begin) continue;
       if (locks.Exclusive(F.lockset, B.lockset)) continue;
       const uint32_t mask = RaceMask(EventKind::kFree, B.kind);
       if (mask != 0 && !por.OrderedBeforeCurrent(F.thread, F.local, e.thread)) {
-        s.free_results.push_back(
-            FreeResult{f, b_class, 1, F.event, i, s.accesses == F.accesses_before, mask});
+        s.free_results.push_back(FreeResult{static_cast<uint32_t>(f), b_class, 1, F.event, i,
+                                            s.accesses == F.accesses_before, mask});
       }
     }
-    B.next_free = static_cast<uint32_t>(s.frees.size());
     if (last_of_bytes) {
       // Its pairs still waiting never resolve: their nodes are reused.
       B.complete = true;
-      while (B.partners != kNil) {
-        const uint32_t node = B.partners;
-        B.partners = s.partner_nodes[node].next;
-        s.partner_nodes[node].next = s.free_nodes;
-        s.free_nodes = node;
-      }
+      s.nodes.Clear(&B.partners);
     }
     B.latest = i;
     B.latest_local = local;
@@ -283,7 +287,8 @@ class GroupSearch {
     } else if (s.classes.size() >= kFollowThreadsPast) {
       // Starts following each thread's last access to the location: its classes' latest.
       s.thread_last = std::make_unique<std::vector<ThreadLast>>();
-      for (const RaceClass& c : s.classes) NoteThreadLast(*s.thread_last, c.thread, c.latest_local);
+      for (size_t c = 0; c < s.classes.size(); ++c)
+        NoteThreadLast(*s.thread_last, s.classes[c].thread, s.classes[c].latest_local);
     }
     NoteLast(s, i, e, size, lockset, local);
   }
@@ -333,7 +338,7 @@ class GroupSearch {
     s.frees.push_back(F);
     for (uint32_t c = 0; c < s.classes.size(); ++c) {
       const RaceClass& B = s.classes[c];
-      if (B.thread == F.thread || B.end <= F.begin || F.end <= B.begin) continue;
+      if (B.thread == F.thread || B.end() <= F.begin || F.end <= B.begin) continue;
       if (locks.Exclusive(F.lockset, B.lockset)) continue;
       const uint32_t mask = RaceMask(B.kind, EventKind::kFree);
       if (mask != 0 && !por.OrderedBeforeCurrent(B.thread, B.latest_local, e.thread))
@@ -352,11 +357,11 @@ class GroupSearch {
               [](const PairGroup& x, const PairGroup& y) { return x.first < y.first; });
     s.pair_groups.shrink_to_fit();
     s.groups_by_sites.reset();
-    std::vector<PartnerNode>().swap(s.partner_nodes);
-    s.free_nodes = kNil;
+    s.index.Clear();
     s.small_by_begin.reset();
     std::vector<std::multimap<uint64_t, uint32_t>>().swap(s.by_begin);
-    for (RaceClass& c : s.classes) c.partners = kNil;
+    s.nodes = ListNodePool();
+    for (size_t c = 0; c < s.classes.size(); ++c) s.classes[c].partners = kNil;
   }
 
   // Location `l` is used by no later event: its FREE results are put in the sweep's order with
@@ -494,33 +499,37 @@ class GroupSearch {
     head = g;
   }
 
-  // The record of class `cls`, created (and paired with the location's classes) on its first
-  // access: the search sees every access, so the class's number is its record's index.
-  uint32_t ClassOf(LocationState& s, const LocationInfo& info, const AccessClassRef& cls) {
-    const uint32_t id = cls.id;
-    if (!cls.created) return id;
-    assert(id == s.classes.size());
+  // The number of the class of key `key` (an access's), its record created (and paired with the
+  // location's classes) on its first access: classes are numbered in order of first access, as
+  // the sweep has them (`*created`: it is this access). `last_of_bytes`: no later access has the
+  // key, so the index need not.
+  uint32_t ClassOf(LocationState& s, const LocationInfo& info, const AccessClassKey& key,
+                   bool last_of_bytes, bool* created) {
+    const uint64_t hash = key.Hash();
+    const auto id = static_cast<uint32_t>(s.classes.size());
+    const uint32_t found =
+        s.index.Find(id, hash, [&](uint32_t c) { return s.classes[c].Has(key); });
+    *created = found == ClassIndex::kNone;
+    if (!*created) return found;
     const bool single = info.single_range;
-    const uint64_t begin = cls.key.begin;
-    const uint64_t end = cls.key.end;
+    const uint64_t begin = key.begin;
+    const uint64_t end = key.end;
     RaceClass X;
-    cls.key.Fill(&X);
-    s.classes.push_back(std::move(X));
+    X.begin = begin;
+    X.size = static_cast<uint32_t>(end - begin);
+    X.thread = key.thread;
+    X.site = key.site;
+    X.kind = key.kind;
+    X.lockset = key.lockset;
+    s.classes.push_back(X);
+    s.index.Add(id, hash, !last_of_bytes, [&](uint32_t c) { return s.classes[c].Key().Hash(); });
     auto add_partner = [&](uint32_t to, uint32_t partner) {
-      uint32_t node = s.free_nodes;
-      if (node != kNil) {
-        s.free_nodes = s.partner_nodes[node].next;
-      } else {
-        node = static_cast<uint32_t>(s.partner_nodes.size());
-        s.partner_nodes.emplace_back();
-      }
-      s.partner_nodes[node] = PartnerNode{partner, s.classes[to].partners};
-      s.classes[to].partners = node;
+      s.nodes.Push(&s.classes[to].partners, partner);
     };
     auto link = [&](uint32_t y) {
       const RaceClass& Y = s.classes[y];
       const RaceClass& N = s.classes[id];
-      if (Y.thread == N.thread || !(Y.begin < N.end && N.begin < Y.end)) return;
+      if (Y.thread == N.thread || !(Y.begin < N.end() && N.begin < Y.end())) return;
       if (locks_->Exclusive(Y.lockset, N.lockset)) return;
       const bool y_first = RaceMask(Y.kind, N.kind) != 0;  // the pair (Y, N)
       const bool n_first = RaceMask(N.kind, Y.kind) != 0;  // the pair (N, Y)

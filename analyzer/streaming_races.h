@@ -48,10 +48,11 @@ class RaceSearch {
   ~RaceSearch();
   RaceSearch(RaceSearch&&) noexcept;
 
-  // Access `i` of kept location `l`, which `info` describes; `cls` its access class (numbered
-  // once a search asks: this one asks on every access of a location it follows); `lockset`
-  // (HeldLocks::Current) and `local` (PorStep::local) are its thread's held locks and POR position
-  // at it, after `por` was fed it; `last_of_bytes`: no later access touches just its bytes
+  // Access `i` of kept location `l`, which `info` describes; `cls` its access class (the search
+  // numbers the classes of a location it follows itself, in order of first access, as
+  // AccessClassIds would, and provides the number to `cls`); `lockset` (HeldLocks::Current) and
+  // `local` (PorStep::local) are its thread's held locks and POR position at it, after `por` was
+  // fed it; `last_of_bytes`: no later access touches just its bytes
   // (KeptAccesses::LastAccessesOfBytes).
   void Access(EventIndex i, const Event& e, LocationId l, const LocationInfo& info,
               AccessClassLookup& cls, uint32_t lockset, uint32_t local, bool last_of_bytes,

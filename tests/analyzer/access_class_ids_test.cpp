@@ -9,6 +9,8 @@
 #include <map>
 #include <tuple>
 
+#include "scrambler.h"
+
 namespace pecan {
 namespace {
 
@@ -22,19 +24,6 @@ Event Access(ThreadId thread, SiteId site, uint64_t addr, uint32_t size = 4,
   e.size = size;
   return e;
 }
-
-// A small linear congruential generator: the same numbers on every platform.
-class Scrambler {
- public:
-  explicit Scrambler(uint64_t seed) : state_(seed) {}
-  uint32_t operator()() {
-    state_ = state_ * 6364136223846793005ull + 1442695040888963407ull;
-    return static_cast<uint32_t>(state_ >> 33);
-  }
-
- private:
-  uint64_t state_;
-};
 
 LocationInfo Location(bool single_range) {
   LocationInfo info;

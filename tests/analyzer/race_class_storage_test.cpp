@@ -1,0 +1,143 @@
+// The race search's per-location storage: BlockVector (elements stay where they are and keep
+// their values as the array grows through its doubling blocks into its fixed ones), ListNodePool
+// (many lists sharing nodes, freed nodes reused: against std::vector models under random
+// operations) and ClassIndex (a class found by key whether the index walks its records or, past
+// kListed, looks in its table; classes made not to be kept are found only by a walk).
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdint>
+#include <map>
+#include <set>
+#include <vector>
+
+#include "analyzer/block_vector.h"
+#include "analyzer/class_index.h"
+#include "analyzer/flat_hash_map.h"
+#include "analyzer/list_node_pool.h"
+#include "scrambler.h"
+
+namespace pecan {
+namespace {
+
+TEST_CASE("BlockVector keeps its elements in place and their values as it grows") {
+  BlockVector<uint64_t, 2, 5> v;  // blocks of 4, 4, 8, 16, then 32 elements
+  std::vector<const uint64_t*> where;
+  for (uint64_t i = 0; i < 300; ++i) {
+    v.push_back(i * 7 + 1);
+    where.push_back(&v[i]);
+    REQUIRE(v.size() == i + 1);
+    REQUIRE(v.back() == i * 7 + 1);
+  }
+  for (uint64_t i = 0; i < 300; ++i) {
+    REQUIRE(v[i] == i * 7 + 1);
+    REQUIRE(&v[i] == where[i]);
+  }
+  // Distinct elements: no two indices share a slot.
+  v[3] = 1000;
+  v[4] = 2000;
+  v[31] = 3000;
+  v[32] = 4000;
+  REQUIRE(v[3] == 1000);
+  REQUIRE(v[4] == 2000);
+  REQUIRE(v[31] == 3000);
+  REQUIRE(v[32] == 4000);
+  REQUIRE(v[2] == 2 * 7 + 1);
+  REQUIRE(v[5] == 5 * 7 + 1);
+  REQUIRE(v[30] == 30 * 7 + 1);
+  REQUIRE(v[33] == 33 * 7 + 1);
+
+  BlockVector<uint32_t> defaults;  // the analyzer's shape: 8 doubling to 4096
+  for (uint32_t i = 0; i < 20000; ++i) defaults.push_back(i ^ 0x5555);
+  for (uint32_t i = 0; i < 20000; ++i) REQUIRE(defaults[i] == (i ^ 0x5555));
+}
+
+TEST_CASE("ListNodePool's lists match a model under random pushes, erases and clears") {
+  for (uint64_t seed = 1; seed <= 20; ++seed) {
+    Scrambler next(seed);
+    ListNodePool pool;
+    constexpr int kLists = 7;
+    std::vector<uint32_t> heads(kLists, ListNodePool::kNil);
+    std::vector<std::vector<uint32_t>> model(kLists);  // each list from its head
+    for (int step = 0; step < 3000; ++step) {
+      const uint32_t l = next() % kLists;
+      const uint32_t op = next() % 10;
+      if (op < 6) {
+        const uint32_t value = next();
+        pool.Push(&heads[l], value);
+        model[l].insert(model[l].begin(), value);
+      } else if (op < 9) {
+        if (model[l].empty()) continue;
+        // Erase the k-th node, walking links as the race search does.
+        const size_t k = next() % model[l].size();
+        uint32_t* link = &heads[l];
+        for (size_t at = 0; at < k; ++at) link = &pool[*link].next;
+        pool.Erase(link);
+        model[l].erase(model[l].begin() + static_cast<std::ptrdiff_t>(k));
+      } else {
+        pool.Clear(&heads[l]);
+        model[l].clear();
+        REQUIRE(heads[l] == ListNodePool::kNil);
+      }
+      // Every list holds its model's values, in order.
+      for (int m = 0; m < kLists; ++m) {
+        std::vector<uint32_t> got;
+        for (uint32_t n = heads[m]; n != ListNodePool::kNil; n = pool[n].next)
+          got.push_back(pool[n].value);
+        REQUIRE(got == model[m]);
+      }
+    }
+  }
+}
+
+TEST_CASE("ListNodePool reuses freed nodes before making new ones") {
+  ListNodePool pool;
+  uint32_t a = ListNodePool::kNil;
+  uint32_t b = ListNodePool::kNil;
+  for (uint32_t v = 0; v < 10; ++v) pool.Push(&a, v);
+  std::vector<uint32_t> nodes;
+  for (uint32_t n = a; n != ListNodePool::kNil; n = pool[n].next) nodes.push_back(n);
+  pool.Erase(&pool[a].next);  // one node freed on its own, then the nine of the list
+  pool.Clear(&a);
+  for (uint32_t v = 0; v < 10; ++v) pool.Push(&b, 100 + v);
+  std::vector<uint32_t> reused;
+  for (uint32_t n = b; n != ListNodePool::kNil; n = pool[n].next) reused.push_back(n);
+  std::sort(nodes.begin(), nodes.end());
+  std::sort(reused.begin(), reused.end());
+  REQUIRE(reused == nodes);  // no eleventh node was made
+}
+
+uint64_t KeyHash(uint32_t key) {
+  return MixHash(key * 0x9E3779B97F4A7C15ull);
+}
+
+TEST_CASE("ClassIndex finds each class by key, walking its records or in its table") {
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    Scrambler next(seed);
+    ClassIndex index;
+    std::vector<uint32_t> records;    // each class's key, by number
+    std::map<uint32_t, uint32_t> of;  // key -> its class
+    std::set<uint32_t> gone;          // keys of classes not kept: no later access has them
+    const uint32_t keys = 5 + next() % 200;
+    for (int step = 0; step < 600; ++step) {
+      const uint32_t key = next() % keys;
+      if (gone.count(key)) continue;
+      const auto classes = static_cast<uint32_t>(records.size());
+      const uint32_t found =
+          index.Find(classes, KeyHash(key), [&](uint32_t id) { return records[id] == key; });
+      if (auto it = of.find(key); it != of.end()) {
+        REQUIRE(found == it->second);
+        continue;
+      }
+      REQUIRE(found == ClassIndex::kNone);
+      const bool keep = next() % 4 != 0;
+      records.push_back(key);
+      of[key] = classes;
+      if (!keep) gone.insert(key);
+      index.Add(classes, KeyHash(key), keep, [&](uint32_t id) { return KeyHash(records[id]); });
+    }
+    if (keys > 2 * ClassIndex::kListed) REQUIRE(records.size() > ClassIndex::kListed);
+  }
+}
+
+}  // namespace
+}  // namespace pecan
