@@ -297,7 +297,7 @@ class AccessKeyer {
 
 // Overlapping keys of one version merged into components (locations before the filter), each
 // FREE against the components of the two versions it borders, and the filter applied. This is
-// done one version at a time, so only the kept components are held: a program that allocates
+// done one component at a time, so only the kept components are held: a program that allocates
 // all the time has a component per block version and field, and few of them are kept.
 struct MergedKeys {
   std::vector<LocationInfo> kept;            // by LocationId
@@ -329,33 +329,76 @@ MergedKeys::MergedKeys(const KeyTable& keys, const FreeTable& free_events,
   std::sort(by_version.begin(), by_version.end());
   location_of_key.assign(keys.size(), kNoLocation);
 
+  // One component at a time: a version's keys by first byte extend the last component or start
+  // the next, so only the one at hand is held (a version of millions of bytes a program touched
+  // one at a time has millions). Its FREEs are swept alongside, by first byte.
   struct Component {
     LocationInfo info;
     ThreadId first_thread;
     EventIndex last;         // the last access, or FREE of its bytes
     EventIndex last_access;  // the last access
   };
-  std::vector<Component> components;   // of the version at hand, by first byte
-  std::vector<uint32_t> component_of;  // of its keys, in `order`
-  std::vector<LocationId> location_of_component;
+  std::vector<uint32_t>
+      version_frees;             // the version's entries of by_version, by the FREE's first byte
+  std::vector<uint32_t> active;  // those that started before the component at hand ends
   size_t next_free = 0;
   for (size_t first = 0; first < order.size();) {
     const uint32_t version = keys[order[first]].version;
-    components.clear();
-    component_of.clear();
     size_t end_of_version = first;
-    for (; end_of_version < order.size() && keys[order[end_of_version]].version == version;
-         ++end_of_version) {
-      const KeyInfo& key = keys[order[end_of_version]];
-      if (components.empty() || key.begin >= components.back().info.end) {
+    while (end_of_version < order.size() && keys[order[end_of_version]].version == version)
+      ++end_of_version;
+    // The FREEs bordering this version (the one they end and the one they start).
+    while (next_free < by_version.size() && by_version[next_free].first < version) ++next_free;
+    size_t end_of_frees = next_free;
+    while (end_of_frees < by_version.size() && by_version[end_of_frees].first == version)
+      ++end_of_frees;
+    version_frees.clear();
+    for (size_t at = next_free; at < end_of_frees; ++at)
+      version_frees.push_back(static_cast<uint32_t>(at));
+    std::stable_sort(version_frees.begin(), version_frees.end(), [&](uint32_t a, uint32_t b) {
+      return free_events[by_version[a].second].begin < free_events[by_version[b].second].begin;
+    });
+    active.clear();
+    size_t next_started = 0;  // in version_frees
+    // The component of keys order[from, to) is whole: the FREEs overlapping it, the filter, and
+    // its keys' location.
+    auto finish = [&](Component& c, size_t from, size_t to) {
+      while (next_started < version_frees.size() &&
+             free_events[by_version[version_frees[next_started]].second].begin < c.info.end)
+        active.push_back(version_frees[next_started++]);
+      // FREEs that end before this component ends before every later one (they start later).
+      std::erase_if(active, [&](uint32_t at) {
+        return free_events[by_version[at].second].end <= c.info.begin;
+      });
+      for (uint32_t at : active) {
+        const FreeEvent& f = free_events[by_version[at].second];
+        c.info.written = true;
+        c.info.shared |= f.thread != c.first_thread;
+        c.last = std::max(c.last, f.event);
+      }
+      ++all_locations;
+      if (!filter.Keeps(c.info)) return;
+      const auto l = static_cast<LocationId>(kept.size());
+      kept.push_back(c.info);
+      kept_last.push_back(c.last);
+      kept_last_access.push_back(c.last_access);
+      for (size_t k = from; k < to; ++k) location_of_key[order[k]] = l;
+      for (uint32_t at : active) frees.emplace_back(free_events[by_version[at].second].event, l);
+    };
+    Component c{};
+    size_t component_first = first;
+    for (size_t k = first; k < end_of_version; ++k) {
+      const KeyInfo& key = keys[order[k]];
+      if (k == first || key.begin >= c.info.end) {
+        if (k != first) finish(c, component_first, k);
         LocationInfo info{key.begin, key.end(), key.version};
         info.shared = key.many_threads;
         info.written = key.written;
         info.read = key.read;
-        components.push_back(Component{info, key.first_thread, key.last, key.last});
+        c = Component{info, key.first_thread, key.last, key.last};
+        component_first = k;
       } else {
         // A second key: a different byte range (keys of one version are distinct ranges).
-        Component& c = components.back();
         c.info.end = std::max(c.info.end, key.end());
         c.info.single_range = false;
         c.info.shared |= key.many_threads || key.first_thread != c.first_thread;
@@ -364,48 +407,8 @@ MergedKeys::MergedKeys(const KeyTable& keys, const FreeTable& free_events,
         c.last = std::max(c.last, key.last);
         c.last_access = std::max(c.last_access, key.last);
       }
-      component_of.push_back(static_cast<uint32_t>(components.size() - 1));
     }
-    // The FREEs bordering this version. Its components are disjoint and sorted by first byte,
-    // so their ends increase too: a binary search finds the first one a block overlaps, and the
-    // block costs only the components inside it.
-    while (next_free < by_version.size() && by_version[next_free].first < version) ++next_free;
-    size_t end_of_frees = next_free;
-    while (end_of_frees < by_version.size() && by_version[end_of_frees].first == version)
-      ++end_of_frees;
-    auto for_each_overlapped = [&](const FreeEvent& f, auto&& visit) {
-      auto it = std::lower_bound(components.begin(), components.end(), f.begin,
-                                 [](const Component& c, uint64_t at) { return c.info.end <= at; });
-      for (; it != components.end() && it->info.begin < f.end; ++it)
-        visit(static_cast<uint32_t>(it - components.begin()));
-    };
-    for (size_t at = next_free; at < end_of_frees; ++at) {
-      const FreeEvent& f = free_events[by_version[at].second];
-      for_each_overlapped(f, [&](uint32_t c) {
-        Component& component = components[c];
-        component.info.written = true;
-        component.info.shared |= f.thread != component.first_thread;
-        component.last = std::max(component.last, f.event);
-      });
-    }
-    location_of_component.assign(components.size(), kNoLocation);
-    for (size_t c = 0; c < components.size(); ++c) {
-      ++all_locations;
-      if (!filter.Keeps(components[c].info)) continue;
-      location_of_component[c] = static_cast<LocationId>(kept.size());
-      kept.push_back(components[c].info);
-      kept_last.push_back(components[c].last);
-      kept_last_access.push_back(components[c].last_access);
-    }
-    for (size_t k = first; k < end_of_version; ++k)
-      location_of_key[order[k]] = location_of_component[component_of[k - first]];
-    for (size_t at = next_free; at < end_of_frees; ++at) {
-      const FreeEvent& f = free_events[by_version[at].second];
-      for_each_overlapped(f, [&](uint32_t c) {
-        if (location_of_component[c] != kNoLocation)
-          frees.emplace_back(f.event, location_of_component[c]);
-      });
-    }
+    finish(c, component_first, end_of_version);
     next_free = end_of_frees;
     first = end_of_version;
   }
@@ -773,6 +776,9 @@ void KeptAccesses::TrackGuards() {
 }
 
 void KeptAccesses::Decide() {
+  // The classes seen go before the merge: only each key's last new one is still needed.
+  impl_->classes = decltype(impl_->classes)();
+  std::vector<Impl::SeenClass>().swap(impl_->recent_classes);
   const KeyTable keys = impl_->first.TakeKeys();
   const FreeTable frees = impl_->first.TakeFrees();
   impl_->first = AccessKeyer();  // its table of ranges goes before the merge
@@ -849,8 +855,6 @@ void KeptAccesses::Decide() {
                                                       : impl_->new_class_by_key[k];
       impl_->last_new_classes[l] = std::max(impl_->last_new_classes[l], last_new);
     }
-    impl_->classes = decltype(impl_->classes)();
-    std::vector<Impl::SeenClass>().swap(impl_->recent_classes);
     std::vector<EventIndex>().swap(impl_->new_class_by_key);
     std::vector<EventIndex>().swap(impl_->unit_class_by_key);
     std::vector<uint64_t>().swap(impl_->known_ended);
