@@ -8,6 +8,7 @@
 #include <memory>
 #include <numeric>
 
+#include "analyzer/block_vector.h"
 #include "analyzer/flat_hash_map.h"
 #include "analyzer/held_locks.h"
 #include "analyzer/window_prefilter.h"
@@ -72,14 +73,15 @@ class AllocationVersions {
   uint32_t wide_paint_ = 0;
 };
 
-// The per-access lookup of the one pass: open addressing in one flat array of 12-byte slots,
-// filled up to three quarters. There is a slot per distinct (address, size) the program touched,
-// tens of millions for a program that walks big buffers, so the slot size is the pass's memory
-// (a node-based map would also spend the pass on cache misses). A slot names the key of the
+// The per-access lookup of the one pass: open addressing in flat arrays of 12-byte slots, filled
+// up to three quarters. There is a slot per distinct (address, size) the program touched, tens of
+// millions for a program that walks big buffers, so the slot size is the pass's memory (a
+// node-based map would also spend the pass on cache misses). A slot names the key of the
 // (address, size)'s current allocation version; the key's entry (KeyInfo, which the pass reads
 // at every access anyway) holds the address and size, and the slot the low 32 bits of their hash,
 // which tell most other (address, size)s apart without a look at the entry and place the slot
-// again when the table grows.
+// again when the table grows. The table is kShards tables, by the hash's top bits, each growing
+// on its own: a growth holds one small table's old and new arrays at once, not the whole one's.
 class RangeStates {
  public:
   static constexpr uint32_t kNoKey = ~0u;
@@ -89,21 +91,22 @@ class RangeStates {
     uint32_t hash = 0;
   };
 
-  RangeStates() : slots_(1024) {}
+  RangeStates() : shards_(kShards, Shard{std::vector<Slot>(kFirstSlots), 0}) {}
 
   // The slot of (addr, size): found, or new (`*inserted` set; the caller names its key before
   // the next call). `key_range(key)` gives a key's (address, size).
   template <typename KeyRange>
   Slot& FindOrInsert(uint64_t addr, uint32_t size, const KeyRange& key_range, bool* inserted) {
-    if ((used_ + 1) * 4 > slots_.size() * 3) Grow();
     const auto hash = static_cast<uint32_t>(Hash(addr, size));
-    const size_t mask = slots_.size() - 1;
+    Shard& shard = shards_[hash >> (32 - kShardBits)];
+    if ((shard.used + 1) * 4 > shard.slots.size() * 3) Grow(shard);
+    const size_t mask = shard.slots.size() - 1;
     for (size_t at = hash & mask;; at = (at + 1) & mask) {
-      Slot& slot = slots_[at];
+      Slot& slot = shard.slots[at];
       if (slot.key == kNoKey) {
         slot.hash = hash;
         slot.frees_seen = 0;
-        ++used_;
+        ++shard.used;
         *inserted = true;
         return slot;
       }
@@ -115,26 +118,33 @@ class RangeStates {
   }
 
  private:
+  static constexpr uint32_t kShardBits = 8;
+  static constexpr size_t kShards = size_t{1} << kShardBits;
+  static constexpr size_t kFirstSlots = 8;  // a power of two
+  struct Shard {
+    std::vector<Slot> slots;
+    size_t used = 0;
+  };
+
   static uint64_t Hash(uint64_t addr, uint32_t size) {
     uint64_t h = addr * 0x9E3779B97F4A7C15ull;
     h ^= (h >> 29) ^ (uint64_t{size} * 0xBF58476D1CE4E5B9ull);
     return h ^ (h >> 32);
   }
 
-  void Grow() {
-    std::vector<Slot> old(slots_.size() * 2);
-    old.swap(slots_);
-    const size_t mask = slots_.size() - 1;
+  static void Grow(Shard& shard) {
+    std::vector<Slot> old(shard.slots.size() * 2);
+    old.swap(shard.slots);
+    const size_t mask = shard.slots.size() - 1;
     for (const Slot& slot : old) {
       if (slot.key == kNoKey) continue;
       size_t at = slot.hash & mask;
-      while (slots_[at].key != kNoKey) at = (at + 1) & mask;
-      slots_[at] = slot;
+      while (shard.slots[at].key != kNoKey) at = (at + 1) & mask;
+      shard.slots[at] = slot;
     }
   }
 
-  std::vector<Slot> slots_;
-  size_t used_ = 0;
+  std::vector<Shard> shards_;
 };
 static_assert(sizeof(RangeStates::Slot) == 12);
 
@@ -504,9 +514,11 @@ struct KeptAccesses::Impl {
     }
   };
   HeldLocks locks;
-  // The classes seen, in the table's slots (a lookup is one cache miss); the value is unused.
-  // Before it, some seen lately, by hash: most lookups end there, in a cache-sized array.
-  FlatHashMap<SeenClass, bool, SeenClassHash> classes;
+  // The classes seen, numbered, and their numbers by hash (8-byte slots: a program that walks
+  // buffers has a class per thread, site and byte). Before them, some seen lately, by hash: most
+  // lookups end there, in a cache-sized array.
+  BlockVector<SeenClass> classes;
+  FlatIdTable class_ids;
   std::vector<SeenClass> recent_classes = std::vector<SeenClass>(1024);
   std::vector<EventIndex> new_class_by_key;
   // The same, of the new classes that could complete a unit (CompletesNoUnit), for a location
@@ -578,10 +590,14 @@ void KeptAccesses::ScanAccess(EventIndex i, const Event& e) {
   // thread alone accesses has its last access as bound (Decide).
   if (key != AccessKeyer::kNoKey && s.first.keys()[key].many_threads) {
     const Impl::SeenClass seen{key, e.thread, e.site, s.locks.Current(e.thread), e.kind};
-    Impl::SeenClass& recent = s.recent_classes[Impl::SeenClassHash()(seen) >> 54];
+    const size_t hash = Impl::SeenClassHash()(seen);
+    Impl::SeenClass& recent = s.recent_classes[hash >> 54];
     bool inserted = false;
     if (!(recent == seen)) {
-      s.classes.FindOrInsert(seen, true, &inserted);
+      const auto next = static_cast<uint32_t>(s.classes.size());
+      s.class_ids.FindOrAdd(
+          hash, next, [&](uint32_t id) { return s.classes[id] == seen; }, &inserted);
+      if (inserted) s.classes.push_back(seen);
       recent = seen;
     }
     if (inserted) {
@@ -778,6 +794,7 @@ void KeptAccesses::TrackGuards() {
 void KeptAccesses::Decide() {
   // The classes seen go before the merge: only each key's last new one is still needed.
   impl_->classes = decltype(impl_->classes)();
+  impl_->class_ids = FlatIdTable();
   std::vector<Impl::SeenClass>().swap(impl_->recent_classes);
   const KeyTable keys = impl_->first.TakeKeys();
   const FreeTable frees = impl_->first.TakeFrees();
