@@ -8,7 +8,6 @@
 #include <memory>
 #include <numeric>
 
-#include "analyzer/block_vector.h"
 #include "analyzer/flat_hash_map.h"
 #include "analyzer/held_locks.h"
 #include "analyzer/window_prefilter.h"
@@ -514,12 +513,12 @@ struct KeptAccesses::Impl {
     }
   };
   HeldLocks locks;
-  // The classes seen, numbered, and their numbers by hash (8-byte slots: a program that walks
-  // buffers has a class per thread, site and byte). Before them, some seen lately, by hash: most
-  // lookups end there, in a cache-sized array.
-  BlockVector<SeenClass> classes;
-  FlatIdTable class_ids;
-  std::vector<SeenClass> recent_classes = std::vector<SeenClass>(1024);
+  // The classes seen, in the table's slots (a lookup is one cache miss: numbers in a FlatIdTable
+  // with the classes in a BlockVector took a third less memory and 4% more time); the value is
+  // unused. Before it, some seen lately, by hash: most lookups end there, in an array that fits
+  // the cache (4096 of them: 3% less time than 1024 on the shardmap trace).
+  FlatHashMap<SeenClass, bool, SeenClassHash> classes;
+  std::vector<SeenClass> recent_classes = std::vector<SeenClass>(4096);
   std::vector<EventIndex> new_class_by_key;
   // The same, of the new classes that could complete a unit (CompletesNoUnit), for a location
   // only one thread accesses inside regions.
@@ -591,13 +590,10 @@ void KeptAccesses::ScanAccess(EventIndex i, const Event& e) {
   if (key != AccessKeyer::kNoKey && s.first.keys()[key].many_threads) {
     const Impl::SeenClass seen{key, e.thread, e.site, s.locks.Current(e.thread), e.kind};
     const size_t hash = Impl::SeenClassHash()(seen);
-    Impl::SeenClass& recent = s.recent_classes[hash >> 54];
+    Impl::SeenClass& recent = s.recent_classes[hash >> 52];
     bool inserted = false;
     if (!(recent == seen)) {
-      const auto next = static_cast<uint32_t>(s.classes.size());
-      s.class_ids.FindOrAdd(
-          hash, next, [&](uint32_t id) { return s.classes[id] == seen; }, &inserted);
-      if (inserted) s.classes.push_back(seen);
+      s.classes.FindOrInsert(seen, true, &inserted);
       recent = seen;
     }
     if (inserted) {
@@ -794,7 +790,6 @@ void KeptAccesses::TrackGuards() {
 void KeptAccesses::Decide() {
   // The classes seen go before the merge: only each key's last new one is still needed.
   impl_->classes = decltype(impl_->classes)();
-  impl_->class_ids = FlatIdTable();
   std::vector<Impl::SeenClass>().swap(impl_->recent_classes);
   const KeyTable keys = impl_->first.TakeKeys();
   const FreeTable frees = impl_->first.TakeFrees();
