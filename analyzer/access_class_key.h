@@ -1,7 +1,8 @@
 // The key of an access class (analysis_context.h's AccessClass) as the streaming searches keep
 // it: thread, site, kind, held lock addresses (a HeldLocks set) and bytes (the location's on a
 // single-range location, where every access covers them; the access's otherwise). The searches'
-// class records carry the same fields; AccessClassIds numbers the classes.
+// class records carry the same fields; AccessClassIds numbers the classes (the race search
+// numbers its own: ClassIndex).
 #pragma once
 
 #include <algorithm>
@@ -40,17 +41,6 @@ struct AccessClassKey {
     h ^= (uint64_t{lockset} << 8 | static_cast<uint8_t>(kind)) * 0xBF58476D1CE4E5B9ull;
     h ^= begin + 0x9E3779B97F4A7C15ull * (end - begin);
     return MixHash(h);
-  }
-
-  // Sets the key's fields of a new class record.
-  template <typename Class>
-  void Fill(Class* c) const {
-    c->begin = begin;
-    c->end = end;
-    c->thread = thread;
-    c->site = site;
-    c->kind = kind;
-    c->lockset = lockset;
   }
 };
 

@@ -347,9 +347,10 @@ MergedKeys::MergedKeys(const KeyTable& keys, const FreeTable& free_events,
     EventIndex last;         // the last access, or FREE of its bytes
     EventIndex last_access;  // the last access
   };
-  std::vector<uint32_t>
-      version_frees;             // the version's entries of by_version, by the FREE's first byte
-  std::vector<uint32_t> active;  // those that started before the component at hand ends
+  // The version's entries of by_version, by the FREE's first byte; those of them that overlap the
+  // component at hand.
+  std::vector<uint32_t> version_frees;
+  std::vector<uint32_t> active;
   size_t next_free = 0;
   for (size_t first = 0; first < order.size();) {
     const uint32_t version = keys[order[first]].version;
@@ -375,7 +376,7 @@ MergedKeys::MergedKeys(const KeyTable& keys, const FreeTable& free_events,
       while (next_started < version_frees.size() &&
              free_events[by_version[version_frees[next_started]].second].begin < c.info.end)
         active.push_back(version_frees[next_started++]);
-      // FREEs that end before this component ends before every later one (they start later).
+      // A FREE that ends before this component begins ends before every later one begins.
       std::erase_if(active, [&](uint32_t at) {
         return free_events[by_version[at].second].end <= c.info.begin;
       });

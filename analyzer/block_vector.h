@@ -19,7 +19,6 @@ class BlockVector {
   static_assert(kFirstShift <= kMaxShift);
 
   size_t size() const { return size_; }
-  bool empty() const { return size_ == 0; }
 
   T& operator[](size_t i) { return At(i); }
   const T& operator[](size_t i) const { return const_cast<BlockVector*>(this)->At(i); }

@@ -99,22 +99,11 @@ class FlatIdTable {
   // becomes its id (and `*inserted` is set).
   template <typename Same>
   uint32_t FindOrAdd(uint64_t hash, uint32_t next, Same&& same, bool* inserted) {
-    if ((used_ + 1) * 2 > slots_.size()) Grow();
-    const auto tag = static_cast<uint32_t>(MixHash(hash));
-    const size_t mask = slots_.size() - 1;
-    for (size_t at = tag & mask;; at = (at + 1) & mask) {
-      Slot& slot = slots_[at];
-      if (slot.id_plus_one == 0) {
-        slot = Slot{next + 1, tag};
-        ++used_;
-        *inserted = true;
-        return next;
-      }
-      if (slot.tag == tag && same(slot.id_plus_one - 1)) {
-        *inserted = false;
-        return slot.id_plus_one - 1;
-      }
-    }
+    const uint32_t found = Find(hash, same);
+    *inserted = found == kNoId;
+    if (!*inserted) return found;
+    Add(hash, next);
+    return next;
   }
 
   // The id of the key hashed to `hash` for which `same(id)` holds, or kNoId.

@@ -56,6 +56,17 @@ struct RaceClass {
   uint32_t size = 0;                // the bytes every member accesses: [begin, begin + size)
   uint64_t begin = 0;
 
+  // A new class of key `key`, with no member yet.
+  static RaceClass Of(const AccessClassKey& key) {
+    RaceClass c;
+    c.kind = key.kind;
+    c.thread = key.thread;
+    c.site = key.site;
+    c.lockset = key.lockset;
+    c.size = static_cast<uint32_t>(key.end - key.begin);
+    c.begin = key.begin;
+    return c;
+  }
   uint64_t end() const { return begin + size; }
   AccessClassKey Key() const { return AccessClassKey{begin, end(), thread, site, kind, lockset}; }
   bool Has(const AccessClassKey& key) const {
@@ -514,14 +525,7 @@ class GroupSearch {
     const bool single = info.single_range;
     const uint64_t begin = key.begin;
     const uint64_t end = key.end;
-    RaceClass X;
-    X.begin = begin;
-    X.size = static_cast<uint32_t>(end - begin);
-    X.thread = key.thread;
-    X.site = key.site;
-    X.kind = key.kind;
-    X.lockset = key.lockset;
-    s.classes.push_back(X);
+    s.classes.push_back(RaceClass::Of(key));
     s.index.Add(id, hash, !last_of_bytes, [&](uint32_t c) { return s.classes[c].Key().Hash(); });
     auto add_partner = [&](uint32_t to, uint32_t partner) {
       s.nodes.Push(&s.classes[to].partners, partner);
