@@ -34,7 +34,7 @@ class AccessClassIds {
     return Of(l, AccessClassKey::Of(e, lockset, info), info);
   }
   // The class of key `key` (AccessClassKey::Of) on location `l`. `last_of_bytes`: no later access
-  // touches just the access's bytes (KeptAccesses::LastAccessesOfBytes), so none has its key: a
+  // touches just the access's bytes (KeptAccesses::IsLastAccessOfBytes), so none has its key: a
   // new class is numbered and not kept, as no one will ask for it again.
   AccessClassRef Of(LocationId l, const AccessClassKey& key, const LocationInfo& info,
                     bool last_of_bytes = false) {

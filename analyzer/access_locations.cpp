@@ -73,14 +73,16 @@ class AllocationVersions {
 };
 
 // The per-access lookup of the one pass: open addressing in flat arrays of 12-byte slots, filled
-// up to three quarters. There is a slot per distinct (address, size) the program touched, tens of
-// millions for a program that walks big buffers, so the slot size is the pass's memory (a
-// node-based map would also spend the pass on cache misses). A slot names the key of the
-// (address, size)'s current allocation version; the key's entry (KeyInfo, which the pass reads
-// at every access anyway) holds the address and size, and the slot the low 32 bits of their hash,
-// which tell most other (address, size)s apart without a look at the entry and place the slot
-// again when the table grows. The table is kShards tables, by the hash's top bits, each growing
-// on its own: a growth holds one small table's old and new arrays at once, not the whole one's.
+// to between 3/5 and 3/4. There is a slot per distinct (address, size) the program touched, tens
+// of millions for a program that walks big buffers, so the slot size and the load are the pass's
+// memory (a node-based map would also spend the pass on cache misses). A slot names the key of
+// the (address, size)'s current allocation version; the key's entry (KeyInfo, which the pass
+// reads at every access anyway) holds the address and size, and the slot the low 32 bits of their
+// hash, which tell most other (address, size)s apart without a look at the entry and place the
+// slot again when the table grows. The table is kShards tables, by the hash's top bits, each
+// growing on its own by a quarter: a growth holds one small table's old and new arrays at once,
+// not the whole one's, and the load stays high (tables that doubled together were filled to
+// between 3/8 and 3/4, all at once: 40% at the end of one trace).
 class RangeStates {
  public:
   static constexpr uint32_t kNoKey = ~0u;
@@ -99,8 +101,8 @@ class RangeStates {
     const auto hash = static_cast<uint32_t>(Hash(addr, size));
     Shard& shard = shards_[hash >> (32 - kShardBits)];
     if ((shard.used + 1) * 4 > shard.slots.size() * 3) Grow(shard);
-    const size_t mask = shard.slots.size() - 1;
-    for (size_t at = hash & mask;; at = (at + 1) & mask) {
+    const size_t slots = shard.slots.size();
+    for (size_t at = Home(hash, slots);; at = at + 1 == slots ? 0 : at + 1) {
       Slot& slot = shard.slots[at];
       if (slot.key == kNoKey) {
         slot.hash = hash;
@@ -119,7 +121,7 @@ class RangeStates {
  private:
   static constexpr uint32_t kShardBits = 8;
   static constexpr size_t kShards = size_t{1} << kShardBits;
-  static constexpr size_t kFirstSlots = 8;  // a power of two
+  static constexpr size_t kFirstSlots = 8;
   struct Shard {
     std::vector<Slot> slots;
     size_t used = 0;
@@ -130,15 +132,20 @@ class RangeStates {
     h ^= (h >> 29) ^ (uint64_t{size} * 0xBF58476D1CE4E5B9ull);
     return h ^ (h >> 32);
   }
+  // A slot's first place in a table of `slots`: the hash's low 24 bits (the top ones chose the
+  // shard) scaled to the table, which need not be a power of two.
+  static size_t Home(uint32_t hash, size_t slots) {
+    return static_cast<size_t>((uint64_t{hash & 0xFFFFFF} * slots) >> 24);
+  }
 
   static void Grow(Shard& shard) {
-    std::vector<Slot> old(shard.slots.size() * 2);
+    std::vector<Slot> old(shard.slots.size() + shard.slots.size() / 4);
     old.swap(shard.slots);
-    const size_t mask = shard.slots.size() - 1;
+    const size_t slots = shard.slots.size();
     for (const Slot& slot : old) {
       if (slot.key == kNoKey) continue;
-      size_t at = slot.hash & mask;
-      while (shard.slots[at].key != kNoKey) at = (at + 1) & mask;
+      size_t at = Home(slot.hash, slots);
+      while (shard.slots[at].key != kNoKey) at = at + 1 == slots ? 0 : at + 1;
       shard.slots[at] = slot;
     }
   }
@@ -493,33 +500,33 @@ struct KeptAccesses::Impl {
   std::vector<std::pair<EventIndex, LocationId>> frees;
   std::vector<EventIndex> last_uses;
   std::vector<EventIndex> last_accesses;
-  std::vector<EventIndex> last_of_bytes;
+  std::vector<uint64_t> last_of_bytes;  // a bit per event (a sorted list took 8 bytes per key)
   uint64_t all_locations = 0;
   // TrackClasses: the locks held (for the classes' lock addresses), the classes seen per key,
   // each key's last new class; after Decide, each kept location's.
-  struct SeenClass {
-    uint32_t key = 0;
+  HeldLocks locks;
+  // An access's stream: its thread, site, lock set (HeldLocks) and kind. A program has few
+  // (threads × sites × lock sets), numbered in order of first use.
+  struct Stream {
     ThreadId thread = 0;
     SiteId site = 0;
     uint32_t lockset = 0;
     EventKind kind = EventKind::kUnspecified;
-    bool operator==(const SeenClass&) const = default;
+    bool operator==(const Stream&) const = default;
   };
-  struct SeenClassHash {
-    size_t operator()(const SeenClass& c) const {
-      uint64_t h = (uint64_t{c.key} << 32 | c.thread) * 0x9E3779B97F4A7C15ull;
-      h ^= (uint64_t{c.site} << 32 | c.lockset) * 0xBF58476D1CE4E5B9ull;
-      h ^= static_cast<uint8_t>(c.kind);
-      return MixHash(h);
+  struct StreamHash {
+    size_t operator()(const Stream& c) const {
+      const uint64_t h = (uint64_t{c.thread} << 32 | c.site) * 0x9E3779B97F4A7C15ull;
+      return MixHash(h ^ (uint64_t{c.lockset} << 8 | static_cast<uint8_t>(c.kind)));
     }
   };
-  HeldLocks locks;
-  // The classes seen, in the table's slots (a lookup is one cache miss: numbers in a FlatIdTable
-  // with the classes in a BlockVector took a third less memory and 4% more time); the value is
-  // unused. Before it, some seen lately, by hash: most lookups end there, in an array that fits
-  // the cache (4096 of them: 3% less time than 1024 on the shardmap trace).
-  FlatHashMap<SeenClass, bool, SeenClassHash> classes;
-  std::vector<SeenClass> recent_classes = std::vector<SeenClass>(4096);
+  using StreamIds = FlatHashMap<Stream, uint32_t, StreamHash>;
+  StreamIds streams = StreamIds(64);
+  // The classes seen: (key << 32 | stream), 8 bytes a slot (a map of the whole class took 24).
+  // Before it, some seen lately, by hash: most lookups end there, in an array that fits the
+  // cache (4096 of them: 3% less time than 1024 on the shardmap trace).
+  FlatU64Set classes;
+  std::vector<uint64_t> recent_classes = std::vector<uint64_t>(4096, FlatU64Set::kEmpty);
   std::vector<EventIndex> new_class_by_key;
   // The same, of the new classes that could complete a unit (CompletesNoUnit), for a location
   // only one thread accesses inside regions.
@@ -589,12 +596,15 @@ void KeptAccesses::ScanAccess(EventIndex i, const Event& e) {
   // new class (the table has none of the key's yet), at or after every earlier access; a key one
   // thread alone accesses has its last access as bound (Decide).
   if (key != AccessKeyer::kNoKey && s.first.keys()[key].many_threads) {
-    const Impl::SeenClass seen{key, e.thread, e.site, s.locks.Current(e.thread), e.kind};
-    const size_t hash = Impl::SeenClassHash()(seen);
-    Impl::SeenClass& recent = s.recent_classes[hash >> 52];
+    const Impl::Stream stream{e.thread, e.site, s.locks.Current(e.thread), e.kind};
+    bool new_stream = false;
+    const uint32_t stream_id =
+        s.streams.FindOrInsert(stream, static_cast<uint32_t>(s.streams.size()), &new_stream);
+    const uint64_t seen = uint64_t{key} << 32 | stream_id;
+    uint64_t& recent = s.recent_classes[MixHash(seen) >> 52];
     bool inserted = false;
-    if (!(recent == seen)) {
-      s.classes.FindOrInsert(seen, true, &inserted);
+    if (recent != seen) {
+      inserted = s.classes.Insert(seen);
       recent = seen;
     }
     if (inserted) {
@@ -790,8 +800,9 @@ void KeptAccesses::TrackGuards() {
 
 void KeptAccesses::Decide() {
   // The classes seen go before the merge: only each key's last new one is still needed.
-  impl_->classes = decltype(impl_->classes)();
-  std::vector<Impl::SeenClass>().swap(impl_->recent_classes);
+  impl_->classes = FlatU64Set(1);
+  std::vector<uint64_t>().swap(impl_->recent_classes);
+  impl_->streams = Impl::StreamIds(1);
   const KeyTable keys = impl_->first.TakeKeys();
   const FreeTable frees = impl_->first.TakeFrees();
   impl_->first = AccessKeyer();  // its table of ranges goes before the merge
@@ -799,12 +810,12 @@ void KeptAccesses::Decide() {
   impl_->frees = std::move(merged.frees);
   impl_->last_uses = std::move(merged.kept_last);
   impl_->last_accesses = std::move(merged.kept_last_access);
-  size_t kept_keys = 0;
-  for (size_t k = 0; k < keys.size(); ++k) kept_keys += merged.location_of_key[k] != kNoLocation;
-  impl_->last_of_bytes.reserve(kept_keys);
+  EventIndex latest = 0;
+  for (size_t k = 0; k < keys.size(); ++k) latest = std::max(latest, keys[k].last);
+  impl_->last_of_bytes.assign(keys.size() == 0 ? 0 : latest / 64 + 1, 0);
   for (size_t k = 0; k < keys.size(); ++k)
-    if (merged.location_of_key[k] != kNoLocation) impl_->last_of_bytes.push_back(keys[k].last);
-  std::sort(impl_->last_of_bytes.begin(), impl_->last_of_bytes.end());
+    if (merged.location_of_key[k] != kNoLocation)
+      impl_->last_of_bytes[keys[k].last / 64] |= uint64_t{1} << (keys[k].last % 64);
   impl_->all_locations = merged.all_locations;
   if (track_guards_) {
     // The regions still open at the trace's end last until then.
@@ -965,8 +976,9 @@ const std::vector<EventIndex>& KeptAccesses::LastAccesses() const {
   return impl_->last_accesses;
 }
 
-const std::vector<EventIndex>& KeptAccesses::LastAccessesOfBytes() const {
-  return impl_->last_of_bytes;
+bool KeptAccesses::IsLastAccessOfBytes(EventIndex i) const {
+  const std::vector<uint64_t>& bits = impl_->last_of_bytes;
+  return i / 64 < bits.size() && (bits[i / 64] >> (i % 64) & 1) != 0;
 }
 
 uint64_t KeptAccesses::AllLocations() const {

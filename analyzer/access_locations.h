@@ -170,9 +170,9 @@ class KeptAccesses {
   const std::vector<EventIndex>& LastUses() const;
   // Per kept location: its last access (FREEs of its bytes may come after it).
   const std::vector<EventIndex>& LastAccesses() const;
-  // In trace order: the accesses of kept locations that are the last to their exact bytes
-  // (address and size) in their allocation version; no later access touches just those bytes.
-  const std::vector<EventIndex>& LastAccessesOfBytes() const;
+  // Whether access `i` of a kept location is the last to its exact bytes (address and size) in
+  // their allocation version: no later access touches just those bytes.
+  bool IsLastAccessOfBytes(EventIndex i) const;
   uint64_t AllLocations() const;  // after Decide: every location, kept or not
   // With TrackClasses, per kept location: an event at or after which no access makes a new access
   // class of it (one of a thread, site, kind, set of lock addresses held and bytes not seen yet)

@@ -85,6 +85,58 @@ class FlatHashMap {
   size_t used_ = 0;
 };
 
+// A set of 64-bit keys other than kEmpty, in slots of the key alone: for sets of millions of
+// small keys (packed pairs of numbers), where a FlatHashMap's slot would be twice the key.
+class FlatU64Set {
+ public:
+  static constexpr uint64_t kEmpty = ~uint64_t{0};  // not a key
+
+  // `initial_slots`: a power of two.
+  explicit FlatU64Set(size_t initial_slots = kInitialSlots) : slots_(initial_slots, kEmpty) {}
+
+  // Adds `key`; false if it was in the set.
+  bool Insert(uint64_t key) {
+    if ((used_ + 1) * 2 > slots_.size()) Grow();  // keep the load under one half
+    const size_t mask = slots_.size() - 1;
+    for (size_t at = MixHash(key) & mask;; at = (at + 1) & mask) {
+      if (slots_[at] == key) return false;
+      if (slots_[at] == kEmpty) {
+        slots_[at] = key;
+        ++used_;
+        return true;
+      }
+    }
+  }
+
+  bool Contains(uint64_t key) const {
+    const size_t mask = slots_.size() - 1;
+    for (size_t at = MixHash(key) & mask;; at = (at + 1) & mask) {
+      if (slots_[at] == key) return true;
+      if (slots_[at] == kEmpty) return false;
+    }
+  }
+
+  size_t size() const { return used_; }
+
+ private:
+  static constexpr size_t kInitialSlots = 1024;  // a power of two
+
+  void Grow() {
+    std::vector<uint64_t> old(slots_.size() * 2, kEmpty);
+    old.swap(slots_);
+    const size_t mask = slots_.size() - 1;
+    for (const uint64_t key : old) {
+      if (key == kEmpty) continue;
+      size_t at = MixHash(key) & mask;
+      while (slots_[at] != kEmpty) at = (at + 1) & mask;
+      slots_[at] = key;
+    }
+  }
+
+  std::vector<uint64_t> slots_;
+  size_t used_ = 0;
+};
+
 // Numbers distinct keys the caller keeps itself (a class's key is in its class record): a slot is
 // 8 bytes, the id and a 32-bit tag of the key's hash, however big the key. For tables of
 // millions of keys, where a map holding the keys would double the memory.

@@ -169,8 +169,6 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   EventIndex next_sealed_at = due(sealing, last_accesses, 0);
   EventIndex next_retired_at = due(retiring, last_uses, 0);
   EventIndex next_free_at = free_due(0);
-  const std::vector<EventIndex>& last_of_bytes = kept.LastAccessesOfBytes();
-  size_t next_last_of_bytes = 0;
   std::vector<uint32_t> thread_events(thread_count, 0);  // events of each thread fed so far
   std::vector<std::string> what;
   if (!searches.empty()) what.push_back("races");
@@ -194,9 +192,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
         bool last = false;
         std::optional<AccessClassLookup> cls;  // numbered once a search asks
         if (l != kNoLocation) {
-          last =
-              next_last_of_bytes < last_of_bytes.size() && last_of_bytes[next_last_of_bytes] == i;
-          next_last_of_bytes += last;
+          last = kept.IsLastAccessOfBytes(i);
           cls.emplace(&classes, l, e, lockset, infos[l], last);
           for (RaceSearch& search : searches)
             search.Access(i, e, l, infos[l], *cls, lockset, step.local, last, por);

@@ -53,7 +53,7 @@ class RaceSearch {
   // AccessClassIds would, and provides the number to `cls`); `lockset` (HeldLocks::Current) and
   // `local` (PorStep::local) are its thread's held locks and POR position at it, after `por` was
   // fed it; `last_of_bytes`: no later access touches just its bytes
-  // (KeptAccesses::LastAccessesOfBytes).
+  // (KeptAccesses::IsLastAccessOfBytes).
   void Access(EventIndex i, const Event& e, LocationId l, const LocationInfo& info,
               AccessClassLookup& cls, uint32_t lockset, uint32_t local, bool last_of_bytes,
               const PorClocks& por);

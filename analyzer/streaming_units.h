@@ -53,7 +53,7 @@ class UnitSearch {
   // kNoLocation; `cls`: then its access class (numbered once a search asks: this one asks on
   // every access of a location it follows), else null; `region`: RegionScopes::Visit's answer
   // (RegionMode::kLocks); `last_of_bytes`: no later access touches just its bytes
-  // (KeptAccesses::LastAccessesOfBytes).
+  // (KeptAccesses::IsLastAccessOfBytes).
   void Visit(EventIndex i, const Event& e, LocationId l, AccessClassLookup* cls, uint32_t lockset,
              PorStep step, RegionId region, bool last_of_bytes, const PorClocks& por);
   // No later access touches location `l` (KeptAccesses::LastAccesses).
