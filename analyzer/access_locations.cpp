@@ -8,6 +8,7 @@
 #include <memory>
 #include <numeric>
 
+#include "analyzer/access_stream.h"
 #include "analyzer/flat_hash_map.h"
 #include "analyzer/held_locks.h"
 #include "analyzer/window_prefilter.h"
@@ -505,23 +506,7 @@ struct KeptAccesses::Impl {
   // TrackClasses: the locks held (for the classes' lock addresses), the classes seen per key,
   // each key's last new class; after Decide, each kept location's.
   HeldLocks locks;
-  // An access's stream: its thread, site, lock set (HeldLocks) and kind. A program has few
-  // (threads × sites × lock sets), numbered in order of first use.
-  struct Stream {
-    ThreadId thread = 0;
-    SiteId site = 0;
-    uint32_t lockset = 0;
-    EventKind kind = EventKind::kUnspecified;
-    bool operator==(const Stream&) const = default;
-  };
-  struct StreamHash {
-    size_t operator()(const Stream& c) const {
-      const uint64_t h = (uint64_t{c.thread} << 32 | c.site) * 0x9E3779B97F4A7C15ull;
-      return MixHash(h ^ (uint64_t{c.lockset} << 8 | static_cast<uint8_t>(c.kind)));
-    }
-  };
-  using StreamIds = FlatHashMap<Stream, uint32_t, StreamHash>;
-  StreamIds streams = StreamIds(64);
+  StreamIds streams;  // of the accesses of keys followed
   // The classes seen: (key << 32 | stream), 8 bytes a slot (a map of the whole class took 24).
   // Before it, some seen lately, by hash: most lookups end there, in an array that fits the
   // cache (4096 of them: 3% less time than 1024 on the shardmap trace).
@@ -596,11 +581,8 @@ void KeptAccesses::ScanAccess(EventIndex i, const Event& e) {
   // new class (the table has none of the key's yet), at or after every earlier access; a key one
   // thread alone accesses has its last access as bound (Decide).
   if (key != AccessKeyer::kNoKey && s.first.keys()[key].many_threads) {
-    const Impl::Stream stream{e.thread, e.site, s.locks.Current(e.thread), e.kind};
-    bool new_stream = false;
-    const uint32_t stream_id =
-        s.streams.FindOrInsert(stream, static_cast<uint32_t>(s.streams.size()), &new_stream);
-    const uint64_t seen = uint64_t{key} << 32 | stream_id;
+    const uint32_t stream = s.streams.Of({e.thread, e.site, s.locks.Current(e.thread), e.kind});
+    const uint64_t seen = uint64_t{key} << 32 | stream;
     uint64_t& recent = s.recent_classes[MixHash(seen) >> 52];
     bool inserted = false;
     if (recent != seen) {
@@ -802,7 +784,7 @@ void KeptAccesses::Decide() {
   // The classes seen go before the merge: only each key's last new one is still needed.
   impl_->classes = FlatU64Set(1);
   std::vector<uint64_t>().swap(impl_->recent_classes);
-  impl_->streams = Impl::StreamIds(1);
+  impl_->streams = StreamIds();
   const KeyTable keys = impl_->first.TakeKeys();
   const FreeTable frees = impl_->first.TakeFrees();
   impl_->first = AccessKeyer();  // its table of ranges goes before the merge

@@ -13,6 +13,7 @@
 
 #include "analyzer/access_class_key.h"
 #include "analyzer/access_locations.h"
+#include "analyzer/access_stream.h"
 #include "analyzer/block_vector.h"
 #include "analyzer/class_index.h"
 #include "analyzer/flat_hash_map.h"
@@ -36,45 +37,40 @@ constexpr size_t kFollowThreadsPast = 16;
 
 // An access class (analysis_context.h): one thread's accesses to one location at one site, of
 // one kind, under one set of lock addresses (and, on a location whose accesses differ in byte
-// range, to the same bytes). Only its latest member is kept. 48 bytes: there is one per thread,
-// site and byte of a buffer that threads walk a byte at a time.
-// Access reads and writes the fields up to `thread` for every access of the class, and reads them
+// range, to the same bytes). Only its latest member is kept. 40 bytes: there is one per thread,
+// site and byte of a buffer that threads walk a byte at a time, so its thread, site, kind and
+// lock set are a stream's number (GroupSearch's StreamIds: 48 bytes with them).
+// Access reads and writes the fields up to `stream` for every access of the class, and reads them
 // for its partners: they come first, so that they seldom straddle two cache lines.
 struct RaceClass {
   EventIndex latest = kNone;  // the location's FREEs after it are paired with the next member
   uint32_t latest_local = 0;
   uint32_t partners = kNil;  // list (LocationState::nodes) of the classes A of the pairs
                              // (A, this) not resolved yet
+  uint32_t stream = 0;       // its thread, site, kind and lock set
   // No later access touches the class's bytes (its latest member was the last access to them):
   // it gets no more members, so pairs waiting for its next member never resolve.
   bool complete = false;
-  EventKind kind = EventKind::kUnspecified;
-  ThreadId thread = 0;
-  SiteId site = 0;
-  uint32_t lockset = 0;             // HeldLocks address set
   uint32_t next_same_begin = kNil;  // the next small class starting at the same byte
   uint32_t size = 0;                // the bytes every member accesses: [begin, begin + size)
   uint64_t begin = 0;
 
-  // A new class of key `key`, with no member yet.
-  static RaceClass Of(const AccessClassKey& key) {
+  // A new class of key `key`, whose stream is `stream`, with no member yet.
+  static RaceClass Of(const AccessClassKey& key, uint32_t stream) {
     RaceClass c;
-    c.kind = key.kind;
-    c.thread = key.thread;
-    c.site = key.site;
-    c.lockset = key.lockset;
+    c.stream = stream;
     c.size = static_cast<uint32_t>(key.end - key.begin);
     c.begin = key.begin;
     return c;
   }
   uint64_t end() const { return begin + size; }
-  AccessClassKey Key() const { return AccessClassKey{begin, end(), thread, site, kind, lockset}; }
-  bool Has(const AccessClassKey& key) const {
-    return thread == key.thread && site == key.site && kind == key.kind && lockset == key.lockset &&
-           begin == key.begin && end() == key.end;
+  // Whether the class is key `key`'s, given its stream's fields.
+  bool Has(const AccessClassKey& key, const AccessStream& fields) const {
+    return begin == key.begin && end() == key.end && fields.thread == key.thread &&
+           fields.site == key.site && fields.kind == key.kind && fields.lockset == key.lockset;
   }
 };
-static_assert(sizeof(RaceClass) == 48);
+static_assert(sizeof(RaceClass) == 40);
 
 struct FreeRecord {
   EventIndex event = 0;
@@ -261,7 +257,7 @@ class GroupSearch {
     for (uint32_t* link = &B.partners; walk && *link != kNil;) {
       const uint32_t a_class = s.nodes[*link].value;
       const RaceClass& A = s.classes[a_class];
-      if (por.OrderedBeforeCurrent(A.thread, A.latest_local, e.thread)) {
+      if (por.OrderedBeforeCurrent(streams_[A.stream].thread, A.latest_local, e.thread)) {
         if (!A.complete) {
           link = &s.nodes[*link].next;
           continue;
@@ -278,9 +274,9 @@ class GroupSearch {
       --first_free;
     for (size_t f = first_free; f < s.frees.size(); ++f) {
       const FreeRecord& F = s.frees[f];
-      if (F.thread == B.thread || B.end() <= F.begin || F.end <= B.begin) continue;
-      if (locks.Exclusive(F.lockset, B.lockset)) continue;
-      const uint32_t mask = RaceMask(EventKind::kFree, B.kind);
+      if (F.thread == e.thread || B.end() <= F.begin || F.end <= B.begin) continue;
+      if (locks.Exclusive(F.lockset, lockset)) continue;
+      const uint32_t mask = RaceMask(EventKind::kFree, e.kind);
       if (mask != 0 && !por.OrderedBeforeCurrent(F.thread, F.local, e.thread)) {
         s.free_results.push_back(FreeResult{static_cast<uint32_t>(f), b_class, 1, F.event, i,
                                             s.accesses == F.accesses_before, mask});
@@ -299,7 +295,8 @@ class GroupSearch {
       // Starts following each thread's last access to the location: its classes' latest.
       s.thread_last = std::make_unique<std::vector<ThreadLast>>();
       for (size_t c = 0; c < s.classes.size(); ++c)
-        NoteThreadLast(*s.thread_last, s.classes[c].thread, s.classes[c].latest_local);
+        NoteThreadLast(*s.thread_last, streams_[s.classes[c].stream].thread,
+                       s.classes[c].latest_local);
     }
     NoteLast(s, i, e, size, lockset, local);
   }
@@ -349,10 +346,11 @@ class GroupSearch {
     s.frees.push_back(F);
     for (uint32_t c = 0; c < s.classes.size(); ++c) {
       const RaceClass& B = s.classes[c];
-      if (B.thread == F.thread || B.end() <= F.begin || F.end <= B.begin) continue;
-      if (locks.Exclusive(F.lockset, B.lockset)) continue;
-      const uint32_t mask = RaceMask(B.kind, EventKind::kFree);
-      if (mask != 0 && !por.OrderedBeforeCurrent(B.thread, B.latest_local, e.thread))
+      const AccessStream& b = streams_[B.stream];
+      if (b.thread == F.thread || B.end() <= F.begin || F.end <= B.begin) continue;
+      if (locks.Exclusive(F.lockset, b.lockset)) continue;
+      const uint32_t mask = RaceMask(b.kind, EventKind::kFree);
+      if (mask != 0 && !por.OrderedBeforeCurrent(b.thread, B.latest_local, e.thread))
         s.free_results.push_back(FreeResult{f, c, 0, B.latest, i, s.last == B.latest, mask});
     }
   }
@@ -386,10 +384,10 @@ class GroupSearch {
                 return std::tie(x.free, x.cls, x.after) < std::tie(y.free, y.cls, y.after);
               });
     for (const FreeResult& r : s.free_results) {
-      const RaceClass& B = s.classes[r.cls];
+      const SiteId site = streams_[s.classes[r.cls].stream].site;
       const SiteId free_site = s.frees[r.free].site;
-      s.done_frees.push_back(DoneResult{r.first, r.second, r.after ? free_site : B.site,
-                                        r.after ? B.site : free_site, r.mask, r.observed});
+      s.done_frees.push_back(DoneResult{r.first, r.second, r.after ? free_site : site,
+                                        r.after ? site : free_site, r.mask, r.observed});
     }
     LocationState done;
     done.sealed = true;
@@ -453,6 +451,12 @@ class GroupSearch {
  private:
   uint32_t RaceMask(EventKind a, EventKind b) const { return masks_.Race(a, b); }
 
+  AccessClassKey KeyOf(const RaceClass& c) const {
+    const AccessStream& stream = streams_[c.stream];
+    return AccessClassKey{c.begin,     c.end(),     stream.thread,
+                          stream.site, stream.kind, stream.lockset};
+  }
+
   void AddObserved(LocationState& s, SiteId first_site, SiteId second_site, uint32_t mask,
                    EventIndex a, EventIndex b) {
     for (ObservedEntry& o : s.observed) {
@@ -467,11 +471,13 @@ class GroupSearch {
   // The pair of classes (A, B) has its witness: b (event `i`, B's access now) and A's latest.
   void AddPairWitness(LocationState& s, uint32_t a_class, uint32_t b_class, const RaceClass& A,
                       const RaceClass& B, EventIndex i) {
-    const DoneResult witness{A.latest,          i, A.site, B.site, RaceMask(A.kind, B.kind),
+    const AccessStream& a = streams_[A.stream];
+    const AccessStream& b = streams_[B.stream];
+    const DoneResult witness{A.latest,          i, a.site, b.site, RaceMask(a.kind, b.kind),
                              s.last == A.latest};
     const uint64_t first = uint64_t{a_class} << 32 | b_class;
     auto merge = [&](PairGroup& group) {
-      if (group.best.first_site != A.site || group.best.second_site != B.site ||
+      if (group.best.first_site != a.site || group.best.second_site != b.site ||
           group.best.mask != witness.mask)
         return false;
       if (DoneBetter(witness, group.best)) group.best = witness;
@@ -518,25 +524,27 @@ class GroupSearch {
                    bool last_of_bytes, bool* created) {
     const uint64_t hash = key.Hash();
     const auto id = static_cast<uint32_t>(s.classes.size());
-    const uint32_t found =
-        s.index.Find(id, hash, [&](uint32_t c) { return s.classes[c].Has(key); });
+    const uint32_t found = s.index.Find(
+        id, hash, [&](uint32_t c) { return s.classes[c].Has(key, streams_[s.classes[c].stream]); });
     *created = found == ClassIndex::kNone;
     if (!*created) return found;
+    const uint32_t stream = streams_.Of({key.thread, key.site, key.lockset, key.kind});
     const bool single = info.single_range;
     const uint64_t begin = key.begin;
     const uint64_t end = key.end;
-    s.classes.push_back(RaceClass::Of(key));
-    s.index.Add(id, hash, !last_of_bytes, [&](uint32_t c) { return s.classes[c].Key().Hash(); });
+    s.classes.push_back(RaceClass::Of(key, stream));
+    s.index.Add(id, hash, !last_of_bytes, [&](uint32_t c) { return KeyOf(s.classes[c]).Hash(); });
     auto add_partner = [&](uint32_t to, uint32_t partner) {
       s.nodes.Push(&s.classes[to].partners, partner);
     };
     auto link = [&](uint32_t y) {
       const RaceClass& Y = s.classes[y];
-      const RaceClass& N = s.classes[id];
-      if (Y.thread == N.thread || !(Y.begin < N.end() && N.begin < Y.end())) return;
-      if (locks_->Exclusive(Y.lockset, N.lockset)) return;
-      const bool y_first = RaceMask(Y.kind, N.kind) != 0;  // the pair (Y, N)
-      const bool n_first = RaceMask(N.kind, Y.kind) != 0;  // the pair (N, Y)
+      const AccessStream& ys = streams_[Y.stream];
+      // The new class N is the key's.
+      if (ys.thread == key.thread || !(Y.begin < end && begin < Y.end())) return;
+      if (locks_->Exclusive(ys.lockset, key.lockset)) return;
+      const bool y_first = RaceMask(ys.kind, key.kind) != 0;  // the pair (Y, N)
+      const bool n_first = RaceMask(key.kind, ys.kind) != 0;  // the pair (N, Y)
       if (y_first) {
         ++candidates_;
         add_partner(id, y);
@@ -620,6 +628,7 @@ class GroupSearch {
   HeldLocks* locks_;
   uint32_t max_per_site_;  // AnalysisOptions::max_per_site
   KindMasks masks_;        // the patterns each pair of kinds matches
+  StreamIds streams_;      // of the classes (RaceClass::stream)
   std::vector<LocationState> locations_;
   std::vector<std::unordered_map<std::pair<SiteId, SiteId>, Best, SiteTupleHash>> best_;
   std::vector<std::unordered_map<SiteId, uint32_t>> site_shares_;  // per pattern: tuples per site
