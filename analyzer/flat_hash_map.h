@@ -61,6 +61,13 @@ class FlatHashMap {
 
   size_t size() const { return used_; }
 
+  // Calls `visit(key, value)` for every entry, in no particular order.
+  template <typename Visit>
+  void ForEach(Visit&& visit) const {
+    for (const Slot& slot : slots_)
+      if (slot.used) visit(slot.key, slot.value);
+  }
+
  private:
   static constexpr size_t kInitialSlots = 1024;  // a power of two
   struct Slot {

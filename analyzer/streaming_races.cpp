@@ -15,6 +15,7 @@
 #include "analyzer/access_locations.h"
 #include "analyzer/access_stream.h"
 #include "analyzer/block_vector.h"
+#include "analyzer/byte_heads.h"
 #include "analyzer/class_index.h"
 #include "analyzer/flat_hash_map.h"
 #include "analyzer/held_locks.h"
@@ -30,6 +31,7 @@ constexpr EventIndex kNone = ~EventIndex{0};
 constexpr uint64_t kSmallClass = 8;
 
 constexpr uint32_t kNil = ListNodePool::kNil;  // the end of a list of indices
+static_assert(ByteHeads::kNil == kNil);
 // A location's pair groups are found by a walk up to this many, past them in a table.
 constexpr size_t kListedGroups = 8;
 // A location with this many classes follows its threads' last accesses (LocationState).
@@ -156,7 +158,7 @@ struct LocationState {
   // kSmallClass bytes in chains by first byte (a query probes the bytes they could start at),
   // and bigger ones by size bucket (bucket k: up to 2^k bytes, more than 2^(k-1)), so a query
   // scans only the first bytes a class of the bucket could reach from.
-  std::unique_ptr<FlatHashMap<uint64_t, uint32_t, U64Hash>> small_by_begin;
+  std::unique_ptr<ByteHeads> small_by_begin;
   std::vector<std::multimap<uint64_t, uint32_t>> by_begin;
   // Once the location has kFollowThreadsPast classes: each thread's last access to it. Where
   // every other thread's is ordered before an access b, so is every class's latest member, and
@@ -558,14 +560,13 @@ class GroupSearch {
       for (uint32_t y = 0; y < id; ++y) link(y);
       return id;
     }
-    if (!s.small_by_begin)
-      s.small_by_begin = std::make_unique<FlatHashMap<uint64_t, uint32_t, U64Hash>>(16);
+    if (!s.small_by_begin) s.small_by_begin = std::make_unique<ByteHeads>(info.begin, info.end);
     // Small classes: those starting at a byte a class of up to kSmallClass bytes could reach
     // this one from.
     const uint64_t from = begin >= kSmallClass ? begin - kSmallClass + 1 : 0;
     for (uint64_t at = from; at < end; ++at) {
-      const uint32_t* head = s.small_by_begin->Find(at);
-      for (uint32_t y = head ? *head : kNil; y != kNil; y = s.classes[y].next_same_begin) link(y);
+      for (uint32_t y = s.small_by_begin->At(at); y != kNil; y = s.classes[y].next_same_begin)
+        link(y);
     }
     for (uint32_t k = 0; k < s.by_begin.size(); ++k) {
       const uint64_t reach = uint64_t{1} << k;  // the most bytes a class of the bucket has
@@ -575,12 +576,9 @@ class GroupSearch {
         link(it->second);
     }
     if (end - begin <= kSmallClass) {
-      bool fresh = false;
-      uint32_t& head = s.small_by_begin->FindOrInsert(begin, id, &fresh);
-      if (!fresh) {
-        s.classes[id].next_same_begin = head;
-        head = id;
-      }
+      uint32_t& head = s.small_by_begin->Slot(begin);
+      s.classes[id].next_same_begin = head;
+      head = id;
     } else {
       const auto bucket = static_cast<uint32_t>(std::bit_width(end - begin - 1));
       if (s.by_begin.size() <= bucket) s.by_begin.resize(bucket + 1);

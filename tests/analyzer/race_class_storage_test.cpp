@@ -1,8 +1,9 @@
 // The race search's per-location storage: BlockVector (elements stay where they are and keep
 // their values as the array grows through its doubling blocks into its fixed ones), ListNodePool
 // (many lists sharing nodes, freed nodes reused: against std::vector models under random
-// operations) and ClassIndex (a class found by key whether the index walks its records or, past
-// kListed, looks in its table; classes made not to be kept are found only by a walk).
+// operations), ClassIndex (a class found by key whether the index walks its records or, past
+// kListed, looks in its table; classes made not to be kept are found only by a walk) and
+// ByteHeads (a value per byte against a std::map, before and after it turns into an array).
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdint>
@@ -11,6 +12,7 @@
 #include <vector>
 
 #include "analyzer/block_vector.h"
+#include "analyzer/byte_heads.h"
 #include "analyzer/class_index.h"
 #include "analyzer/flat_hash_map.h"
 #include "analyzer/list_node_pool.h"
@@ -136,6 +138,34 @@ TEST_CASE("ClassIndex finds each class by key, walking its records or in its tab
       index.Add(classes, KeyHash(key), keep, [&](uint32_t id) { return KeyHash(records[id]); });
     }
     if (keys > 2 * ClassIndex::kListed) REQUIRE(records.size() > ClassIndex::kListed);
+  }
+}
+
+TEST_CASE("ByteHeads keeps a value per byte as a table and as an array") {
+  for (uint64_t seed = 1; seed <= 6; ++seed) {
+    Scrambler next(seed);
+    const uint64_t begin = 0x7f0000001000 + next() % 64;
+    const uint64_t span = 1 + next() % 3000;
+    ByteHeads heads(begin, begin + span);
+    std::map<uint64_t, uint32_t> model;
+    bool saw_sparse_and_set = false;
+    for (uint32_t step = 0; step < 4000; ++step) {
+      const uint64_t at = begin + next() % span;
+      uint32_t& slot = heads.Slot(at);
+      REQUIRE(slot == (model.count(at) ? model[at] : ByteHeads::kNil));
+      slot = step;
+      model[at] = step;
+      saw_sparse_and_set |= model.size() < span / 4;
+      // Every byte, and bytes just outside the range (kNil there).
+      if (step % 500 == 0 || step == 3999) {
+        for (uint64_t b = begin - 9; b < begin + span + 9; ++b) {
+          const auto it = model.find(b);
+          REQUIRE(heads.At(b) == (it == model.end() ? ByteHeads::kNil : it->second));
+        }
+      }
+    }
+    REQUIRE(saw_sparse_and_set);
+    REQUIRE(model.size() * 4 >= span);  // it turned into an array on the way
   }
 }
 

@@ -1,0 +1,55 @@
+// ByteHeads: a value per byte of one location's range (the race search's first small class
+// starting at each byte), kNil where there is none. Kept in a FlatHashMap while few bytes have
+// one, and in an array over the range once a quarter of them do: a buffer that threads walk a
+// byte at a time has a value at nearly every byte, and a query of the few bytes before one
+// (ClassOf's probes) then reads one cache line instead of a slot per byte, at 4 bytes a byte
+// instead of 32 to 64 per value.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "analyzer/flat_hash_map.h"
+
+namespace pecan {
+
+class ByteHeads {
+ public:
+  static constexpr uint32_t kNil = ~0u;
+
+  // For the bytes [begin, end).
+  ByteHeads(uint64_t begin, uint64_t end) : begin_(begin), span_(end - begin) {}
+
+  // The value at byte `at`, or kNil.
+  uint32_t At(uint64_t at) const {
+    if (at < begin_ || at - begin_ >= span_) return kNil;
+    if (dense_.empty()) {
+      const uint32_t* found = sparse_.Find(at);
+      return found ? *found : kNil;
+    }
+    return dense_[at - begin_];
+  }
+
+  // The value at byte `at` (inside the range), to set; kNil if there was none.
+  uint32_t& Slot(uint64_t at) {
+    if (dense_.empty()) {
+      bool inserted = false;
+      uint32_t& value = sparse_.FindOrInsert(at, kNil, &inserted);
+      if (!inserted || (sparse_.size() + 1) * 4 < span_) return value;
+      // A quarter of the bytes have a value: the array takes at most the table's memory.
+      dense_.assign(span_, kNil);
+      sparse_.ForEach([&](uint64_t byte, uint32_t v) { dense_[byte - begin_] = v; });
+      sparse_ = FlatHashMap<uint64_t, uint32_t, U64Hash>(1);
+    }
+    return dense_[at - begin_];
+  }
+
+ private:
+  uint64_t begin_;
+  uint64_t span_;
+  FlatHashMap<uint64_t, uint32_t, U64Hash> sparse_ = FlatHashMap<uint64_t, uint32_t, U64Hash>(16);
+  std::vector<uint32_t> dense_;  // once dense: by byte from begin_
+};
+
+}  // namespace pecan
