@@ -44,6 +44,13 @@ class ClassIndex {
     if (keep) table_->Add(hash, id);
   }
 
+  // Record `id`, whose key hashes to `hash`, goes in the table too, after Add of record kListed
+  // or later (a record there already is found all the same; the first kListed are).
+  void Keep(uint32_t id, uint64_t hash) {
+    assert(table_);
+    if (id >= kListed) table_->Add(hash, id);
+  }
+
   // No later access: the table goes.
   void Clear() { table_.reset(); }
 

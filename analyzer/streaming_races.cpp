@@ -32,6 +32,10 @@ constexpr uint64_t kSmallClass = 8;
 
 constexpr uint32_t kNil = ListNodePool::kNil;  // the end of a list of indices
 static_assert(ByteHeads::kNil == kNil);
+// A small class is found by a walk of this many of its first byte's chain, past them in the index
+// (ClassIndex::kListed or more, so that the index has a table by then).
+constexpr uint32_t kChainWalk = 8;
+static_assert(kChainWalk >= ClassIndex::kListed);
 // A location's pair groups are found by a walk up to this many, past them in a table.
 constexpr size_t kListedGroups = 8;
 // A location with this many classes follows its threads' last accesses (LocationState).
@@ -526,16 +530,37 @@ class GroupSearch {
                    bool last_of_bytes, bool* created) {
     const uint64_t hash = key.Hash();
     const auto id = static_cast<uint32_t>(s.classes.size());
-    const uint32_t found = s.index.Find(
-        id, hash, [&](uint32_t c) { return s.classes[c].Has(key, streams_[s.classes[c].stream]); });
-    *created = found == ClassIndex::kNone;
-    if (!*created) return found;
-    const uint32_t stream = streams_.Of({key.thread, key.site, key.lockset, key.kind});
     const bool single = info.single_range;
     const uint64_t begin = key.begin;
     const uint64_t end = key.end;
+    // A small class of a location whose accesses differ in byte range is in the chain of its
+    // first byte (small_by_begin), a cache line away on a buffer walked a byte at a time: the
+    // index holds it only past the chain's first kChainWalk classes (a shared counter read and
+    // written with different sizes has a chain of every thread, site and lock set).
+    const bool chained = !single && end - begin <= kSmallClass;
+    auto same = [&](uint32_t c) { return s.classes[c].Has(key, streams_[s.classes[c].stream]); };
+    uint32_t found = ClassIndex::kNone;
+    bool long_chain = false;
+    if (chained && s.small_by_begin) {
+      uint32_t walked = 0;
+      for (uint32_t c = s.small_by_begin->At(begin); c != kNil; c = s.classes[c].next_same_begin) {
+        if (walked++ == kChainWalk) {
+          long_chain = true;
+          break;
+        }
+        if (same(c)) {
+          found = c;
+          break;
+        }
+      }
+    }
+    if (!chained || long_chain) found = s.index.Find(id, hash, same);
+    *created = found == ClassIndex::kNone;
+    if (!*created) return found;
+    const uint32_t stream = streams_.Of({key.thread, key.site, key.lockset, key.kind});
     s.classes.push_back(RaceClass::Of(key, stream));
-    s.index.Add(id, hash, !last_of_bytes, [&](uint32_t c) { return KeyOf(s.classes[c]).Hash(); });
+    s.index.Add(id, hash, !last_of_bytes && !chained,
+                [&](uint32_t c) { return KeyOf(s.classes[c]).Hash(); });
     auto add_partner = [&](uint32_t to, uint32_t partner) {
       s.nodes.Push(&s.classes[to].partners, partner);
     };
@@ -575,8 +600,18 @@ class GroupSearch {
            ++it)
         link(it->second);
     }
-    if (end - begin <= kSmallClass) {
+    if (chained) {
       uint32_t& head = s.small_by_begin->Slot(begin);
+      // Every class deeper than the first kChainWalk of the chain is in the index: all of them
+      // once it gets that long, and each new one since.
+      uint32_t length = 0;
+      for (uint32_t c = head; c != kNil && length <= kChainWalk; c = s.classes[c].next_same_begin)
+        ++length;
+      if (length >= kChainWalk) {
+        s.index.Keep(id, hash);
+        for (uint32_t c = head; length == kChainWalk && c != kNil; c = s.classes[c].next_same_begin)
+          s.index.Keep(c, KeyOf(s.classes[c]).Hash());
+      }
       s.classes[id].next_same_begin = head;
       head = id;
     } else {
