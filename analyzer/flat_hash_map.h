@@ -4,6 +4,7 @@
 // are small and copyable; there is no erase.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <utility>
@@ -92,20 +93,22 @@ class FlatHashMap {
   size_t used_ = 0;
 };
 
-// A set of 64-bit keys other than kEmpty, in slots of the key alone: for sets of millions of
-// small keys (packed pairs of numbers), where a FlatHashMap's slot would be twice the key.
+// A set of 64-bit keys other than kEmpty, in slots of the key alone, filled to between 3/5 and
+// 3/4 (it grows by a quarter; its size need not be a power of two): for sets of millions of
+// small keys (packed pairs of numbers), where a FlatHashMap's slot would be twice the key and its
+// load lower.
 class FlatU64Set {
  public:
   static constexpr uint64_t kEmpty = ~uint64_t{0};  // not a key
 
-  // `initial_slots`: a power of two.
-  explicit FlatU64Set(size_t initial_slots = kInitialSlots) : slots_(initial_slots, kEmpty) {}
+  explicit FlatU64Set(size_t initial_slots = 16)
+      : slots_(std::max<size_t>(initial_slots, 1), kEmpty) {}
 
   // Adds `key`; false if it was in the set.
   bool Insert(uint64_t key) {
-    if ((used_ + 1) * 2 > slots_.size()) Grow();  // keep the load under one half
-    const size_t mask = slots_.size() - 1;
-    for (size_t at = MixHash(key) & mask;; at = (at + 1) & mask) {
+    if ((used_ + 1) * 4 > slots_.size() * 3) Grow();
+    const size_t slots = slots_.size();
+    for (size_t at = Home(key, slots);; at = at + 1 == slots ? 0 : at + 1) {
       if (slots_[at] == key) return false;
       if (slots_[at] == kEmpty) {
         slots_[at] = key;
@@ -116,8 +119,8 @@ class FlatU64Set {
   }
 
   bool Contains(uint64_t key) const {
-    const size_t mask = slots_.size() - 1;
-    for (size_t at = MixHash(key) & mask;; at = (at + 1) & mask) {
+    const size_t slots = slots_.size();
+    for (size_t at = Home(key, slots);; at = at + 1 == slots ? 0 : at + 1) {
       if (slots_[at] == key) return true;
       if (slots_[at] == kEmpty) return false;
     }
@@ -126,16 +129,19 @@ class FlatU64Set {
   size_t size() const { return used_; }
 
  private:
-  static constexpr size_t kInitialSlots = 1024;  // a power of two
+  // A key's first place in a table of `slots` (below 2^32): its hash's top half, scaled.
+  static size_t Home(uint64_t key, size_t slots) {
+    return static_cast<size_t>(((MixHash(key) >> 32) * slots) >> 32);
+  }
 
   void Grow() {
-    std::vector<uint64_t> old(slots_.size() * 2, kEmpty);
+    std::vector<uint64_t> old(slots_.size() + std::max<size_t>(slots_.size() / 4, 4), kEmpty);
     old.swap(slots_);
-    const size_t mask = slots_.size() - 1;
+    const size_t slots = slots_.size();
     for (const uint64_t key : old) {
       if (key == kEmpty) continue;
-      size_t at = MixHash(key) & mask;
-      while (slots_[at] != kEmpty) at = (at + 1) & mask;
+      size_t at = Home(key, slots);
+      while (slots_[at] != kEmpty) at = at + 1 == slots ? 0 : at + 1;
       slots_[at] = key;
     }
   }
