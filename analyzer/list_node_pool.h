@@ -3,6 +3,7 @@
 // location (freed with it), millions of nodes at the peak of a program that walks big buffers.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "analyzer/block_vector.h"
@@ -31,6 +32,7 @@ class ListNodePool {
       nodes_.push_back(Node{value, *head});
     }
     *head = n;
+    ++live_;
   }
 
   // Frees the node `*link` names (a list's head, or a node's `next`): `*link` then names the one
@@ -41,13 +43,21 @@ class ListNodePool {
     *link = node.next;
     node.next = free_;
     free_ = n;
+    --live_;
   }
+
+  // The nodes in lists (not free).
+  size_t live() const { return live_; }
 
   // Frees every node of the list that starts at `*head`, which becomes empty.
   void Clear(uint32_t* head) {
     if (*head == kNil) return;
     uint32_t last = *head;
-    while ((*this)[last].next != kNil) last = (*this)[last].next;
+    --live_;
+    while ((*this)[last].next != kNil) {
+      last = (*this)[last].next;
+      --live_;
+    }
     (*this)[last].next = free_;
     free_ = *head;
     *head = kNil;
@@ -56,6 +66,7 @@ class ListNodePool {
  private:
   BlockVector<Node> nodes_;
   uint32_t free_ = kNil;  // the list of free nodes
+  size_t live_ = 0;       // nodes in lists
 };
 
 }  // namespace pecan

@@ -38,6 +38,8 @@ constexpr uint32_t kChainWalk = 8;
 static_assert(kChainWalk >= ClassIndex::kListed);
 // A location's pair groups are found by a walk up to this many, past them in a table.
 constexpr size_t kListedGroups = 8;
+// A location's first sweep of the pairs that never resolve comes at this many (SweepDead).
+constexpr size_t kFirstSweep = 16;
 // A location with this many classes follows its threads' last accesses (LocationState).
 constexpr size_t kFollowThreadsPast = 16;
 
@@ -179,6 +181,8 @@ struct LocationState {
   bool sealed = false;
   bool retired = false;
   std::vector<DoneResult> done_frees;
+  // The nodes in lists at which the next SweepDead comes.
+  size_t sweep_at = kFirstSweep;
 };
 
 struct SiteTupleHash {
@@ -255,6 +259,7 @@ class GroupSearch {
     bool created = false;
     const uint32_t b_class = ClassOf(s, info, cls.key(), last_of_bytes, &created);
     cls.Provide(b_class, created);
+    if (s.nodes.live() >= s.sweep_at) SweepDead(s, por);
     RaceClass& B = s.classes[b_class];
     // Pairs (A, B) not resolved yet: the latest a of A is the least ordered before this b. If
     // it is, and A gets no more members, it is ordered before every later b too (they follow
@@ -305,6 +310,31 @@ class GroupSearch {
                        s.classes[c].latest_local);
     }
     NoteLast(s, i, e, size, lockset, local);
+  }
+
+  // Drops every pair (A, B) waiting for B's next member that never resolves: A gets no more
+  // members, and its latest is ordered before B's thread's event just fed (so before every later
+  // one). B's next member would drop it (Access), but a class may get no more members while its
+  // bytes are still in use: a buffer's readers leave a pair with each class of its writer. The
+  // sweep comes when the location's nodes in lists reach sweep_at: then at least half as many
+  // as its classes, or as there were nodes left, more, so that it costs O(1) a node.
+  void SweepDead(LocationState& s, const PorClocks& por) {
+    for (uint32_t b = 0; b < s.classes.size(); ++b) {
+      RaceClass& B = s.classes[b];
+      if (B.partners == kNil) continue;
+      const ThreadId b_thread = streams_[B.stream].thread;
+      for (uint32_t* link = &B.partners; *link != kNil;) {
+        const RaceClass& A = s.classes[s.nodes[*link].value];
+        if (A.complete &&
+            por.OrderedBeforeCurrent(streams_[A.stream].thread, A.latest_local, b_thread)) {
+          s.nodes.Erase(link);
+        } else {
+          link = &s.nodes[*link].next;
+        }
+      }
+    }
+    const size_t live = s.nodes.live();
+    s.sweep_at = live + std::max({kFirstSweep, live, s.classes.size() / 2});
   }
 
   // Whether some access of another thread than `t` to location s may not be ordered before the

@@ -80,13 +80,16 @@ TEST_CASE("ListNodePool's lists match a model under random pushes, erases and cl
         model[l].clear();
         REQUIRE(heads[l] == ListNodePool::kNil);
       }
-      // Every list holds its model's values, in order.
+      // Every list holds its model's values, in order; live() counts them all.
+      size_t in_lists = 0;
       for (int m = 0; m < kLists; ++m) {
         std::vector<uint32_t> got;
         for (uint32_t n = heads[m]; n != ListNodePool::kNil; n = pool[n].next)
           got.push_back(pool[n].value);
         REQUIRE(got == model[m]);
+        in_lists += got.size();
       }
+      REQUIRE(pool.live() == in_lists);
     }
   }
 }
