@@ -101,9 +101,9 @@ class RangeStates {
   Slot& FindOrInsert(uint64_t addr, uint32_t size, const KeyRange& key_range, bool* inserted) {
     const auto hash = static_cast<uint32_t>(Hash(addr, size));
     Shard& shard = shards_[hash >> (32 - kShardBits)];
-    if ((shard.used + 1) * 4 > shard.slots.size() * 3) Grow(shard);
+    if (FullerThanThreeQuarters(shard.used, shard.slots.size())) Grow(shard);
     const size_t slots = shard.slots.size();
-    for (size_t at = Home(hash, slots);; at = at + 1 == slots ? 0 : at + 1) {
+    for (size_t at = Home(hash, slots);; at = NextSlot(at, slots)) {
       Slot& slot = shard.slots[at];
       if (slot.key == kNoKey) {
         slot.hash = hash;
@@ -135,18 +135,16 @@ class RangeStates {
   }
   // A slot's first place in a table of `slots`: the hash's low 24 bits (the top ones chose the
   // shard) scaled to the table, which need not be a power of two.
-  static size_t Home(uint32_t hash, size_t slots) {
-    return static_cast<size_t>((uint64_t{hash & 0xFFFFFF} * slots) >> 24);
-  }
+  static size_t Home(uint32_t hash, size_t slots) { return ScaledSlot(hash & 0xFFFFFF, 24, slots); }
 
   static void Grow(Shard& shard) {
-    std::vector<Slot> old(shard.slots.size() + shard.slots.size() / 4);
+    std::vector<Slot> old(GrownByAQuarter(shard.slots.size()));
     old.swap(shard.slots);
     const size_t slots = shard.slots.size();
     for (const Slot& slot : old) {
       if (slot.key == kNoKey) continue;
       size_t at = Home(slot.hash, slots);
-      while (shard.slots[at].key != kNoKey) at = at + 1 == slots ? 0 : at + 1;
+      while (shard.slots[at].key != kNoKey) at = NextSlot(at, slots);
       shard.slots[at] = slot;
     }
   }

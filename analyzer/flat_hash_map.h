@@ -93,8 +93,25 @@ class FlatHashMap {
   size_t used_ = 0;
 };
 
-// A set of 64-bit keys other than kEmpty, in slots of the key alone, filled to between 3/5 and
-// 3/4 (it grows by a quarter; its size need not be a power of two): for sets of millions of
+// For open addressing in tables that grow by a quarter when another entry would fill more than
+// 3/4 of them (so they stay 3/5 to 3/4 full; their sizes are not powers of two): whether to grow
+// before adding an entry, the size after a growth, an entry's first slot (`bits` bits of its hash,
+// scaled to the table), and the slot after one.
+inline bool FullerThanThreeQuarters(size_t used, size_t slots) {
+  return (used + 1) * 4 > slots * 3;
+}
+inline size_t GrownByAQuarter(size_t slots) {
+  return slots + std::max<size_t>(slots / 4, 4);
+}
+inline size_t ScaledSlot(uint64_t hash_bits, int bits, size_t slots) {
+  return static_cast<size_t>((hash_bits * slots) >> bits);
+}
+inline size_t NextSlot(size_t at, size_t slots) {
+  return at + 1 == slots ? 0 : at + 1;
+}
+
+// A set of 64-bit keys other than kEmpty, in slots of the key alone, growing by a quarter
+// (FullerThanThreeQuarters): for sets of millions of
 // small keys (packed pairs of numbers), where a FlatHashMap's slot would be twice the key and its
 // load lower.
 class FlatU64Set {
@@ -106,9 +123,9 @@ class FlatU64Set {
 
   // Adds `key`; false if it was in the set.
   bool Insert(uint64_t key) {
-    if ((used_ + 1) * 4 > slots_.size() * 3) Grow();
+    if (FullerThanThreeQuarters(used_, slots_.size())) Grow();
     const size_t slots = slots_.size();
-    for (size_t at = Home(key, slots);; at = at + 1 == slots ? 0 : at + 1) {
+    for (size_t at = Home(key, slots);; at = NextSlot(at, slots)) {
       if (slots_[at] == key) return false;
       if (slots_[at] == kEmpty) {
         slots_[at] = key;
@@ -120,7 +137,7 @@ class FlatU64Set {
 
   bool Contains(uint64_t key) const {
     const size_t slots = slots_.size();
-    for (size_t at = Home(key, slots);; at = at + 1 == slots ? 0 : at + 1) {
+    for (size_t at = Home(key, slots);; at = NextSlot(at, slots)) {
       if (slots_[at] == key) return true;
       if (slots_[at] == kEmpty) return false;
     }
@@ -131,17 +148,17 @@ class FlatU64Set {
  private:
   // A key's first place in a table of `slots` (below 2^32): its hash's top half, scaled.
   static size_t Home(uint64_t key, size_t slots) {
-    return static_cast<size_t>(((MixHash(key) >> 32) * slots) >> 32);
+    return ScaledSlot(MixHash(key) >> 32, 32, slots);
   }
 
   void Grow() {
-    std::vector<uint64_t> old(slots_.size() + std::max<size_t>(slots_.size() / 4, 4), kEmpty);
+    std::vector<uint64_t> old(GrownByAQuarter(slots_.size()), kEmpty);
     old.swap(slots_);
     const size_t slots = slots_.size();
     for (const uint64_t key : old) {
       if (key == kEmpty) continue;
       size_t at = Home(key, slots);
-      while (slots_[at] != kEmpty) at = at + 1 == slots ? 0 : at + 1;
+      while (slots_[at] != kEmpty) at = NextSlot(at, slots);
       slots_[at] = key;
     }
   }

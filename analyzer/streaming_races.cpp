@@ -570,21 +570,18 @@ class GroupSearch {
     const bool chained = !single && end - begin <= kSmallClass;
     auto same = [&](uint32_t c) { return s.classes[c].Has(key, streams_[s.classes[c].stream]); };
     uint32_t found = ClassIndex::kNone;
-    bool long_chain = false;
+    // The chain's length, up to kChainWalk + 1 (past kChainWalk: the index holds the rest).
+    uint32_t chain_length = 0;
     if (chained && s.small_by_begin) {
-      uint32_t walked = 0;
       for (uint32_t c = s.small_by_begin->At(begin); c != kNil; c = s.classes[c].next_same_begin) {
-        if (walked++ == kChainWalk) {
-          long_chain = true;
-          break;
-        }
+        if (chain_length++ == kChainWalk) break;
         if (same(c)) {
           found = c;
           break;
         }
       }
     }
-    if (!chained || long_chain) found = s.index.Find(id, hash, same);
+    if (!chained || chain_length > kChainWalk) found = s.index.Find(id, hash, same);
     *created = found == ClassIndex::kNone;
     if (!*created) return found;
     const uint32_t stream = streams_.Of({key.thread, key.site, key.lockset, key.kind});
@@ -633,13 +630,12 @@ class GroupSearch {
     if (chained) {
       uint32_t& head = s.small_by_begin->Slot(begin);
       // Every class deeper than the first kChainWalk of the chain is in the index: all of them
-      // once it gets that long, and each new one since.
-      uint32_t length = 0;
-      for (uint32_t c = head; c != kNil && length <= kChainWalk; c = s.classes[c].next_same_begin)
-        ++length;
-      if (length >= kChainWalk) {
+      // once it gets that long (chain_length: as the lookup above walked it), and each new one
+      // since.
+      if (chain_length >= kChainWalk) {
         s.index.Keep(id, hash);
-        for (uint32_t c = head; length == kChainWalk && c != kNil; c = s.classes[c].next_same_begin)
+        for (uint32_t c = head; chain_length == kChainWalk && c != kNil;
+             c = s.classes[c].next_same_begin)
           s.index.Keep(c, KeyOf(s.classes[c]).Hash());
       }
       s.classes[id].next_same_begin = head;
