@@ -73,7 +73,7 @@ class AllocationVersions {
   uint32_t wide_paint_ = 0;
 };
 
-// The per-access lookup of the one pass: open addressing in flat arrays of 12-byte slots, filled
+// The per-access lookup of the one pass: open addressing in flat arrays of 8-byte slots, filled
 // to between 3/5 and 3/4. There is a slot per distinct (address, size) the program touched, tens
 // of millions for a program that walks big buffers, so the slot size and the load are the pass's
 // memory (a node-based map would also spend the pass on cache misses). A slot names the key of
@@ -88,8 +88,7 @@ class RangeStates {
  public:
   static constexpr uint32_t kNoKey = ~0u;
   struct Slot {
-    uint32_t key = kNoKey;    // kNoKey: an empty slot (until the caller names the new key)
-    uint32_t frees_seen = 0;  // allocation events seen when the key was last checked
+    uint32_t key = kNoKey;  // kNoKey: an empty slot (until the caller names the new key)
     uint32_t hash = 0;
   };
 
@@ -107,7 +106,6 @@ class RangeStates {
       Slot& slot = shard.slots[at];
       if (slot.key == kNoKey) {
         slot.hash = hash;
-        slot.frees_seen = 0;
         ++shard.used;
         *inserted = true;
         return slot;
@@ -151,7 +149,7 @@ class RangeStates {
 
   std::vector<Shard> shards_;
 };
-static_assert(sizeof(RangeStates::Slot) == 12);
+static_assert(sizeof(RangeStates::Slot) == 8);
 
 // A FREE, with the version its block had before it and the one it starts.
 struct FreeEvent {
@@ -167,17 +165,23 @@ struct FreeEvent {
 // moment of holding its old and new arrays at once or its unused doubling.
 using FreeTable = std::deque<FreeEvent>;
 
+// A key's range and use, 32 bytes: the pass holds one per key, tens of millions for a program
+// that walks big buffers.
 struct KeyInfo {
   uint64_t begin;
-  EventIndex last;  // the last access
+  EventIndex last : 61;  // the last access
+  EventIndex many_threads : 1;
+  EventIndex written : 1;
+  EventIndex read : 1;
   uint32_t size;
   uint32_t version;
   ThreadId first_thread;
-  bool many_threads = false;
-  bool written = false;
-  bool read = false;
+  // The allocation events seen when the key's version was last checked: none since, the
+  // (address, size)'s version is still the key's.
+  uint32_t frees_seen;
   uint64_t end() const { return begin + size; }
 };
+static_assert(sizeof(KeyInfo) == 32);
 
 // Per-key entries in blocks of 64 Ki: a table of millions of entries, indexed once per access,
 // grows without a vector's moment of holding its old and new arrays at once or its unused
@@ -275,15 +279,15 @@ class AccessKeyer {
         addr, size, [&](uint32_t key) { return std::make_pair(keys_[key].begin, keys_[key].size); },
         &inserted);
     const auto frees_seen = static_cast<uint32_t>(allocation_events_);
-    if (inserted || state.frees_seen != frees_seen) {
-      if (inserted || versions_.MayHaveRepainted(addr, state.frees_seen)) {
-        const uint32_t version = allocation_events_ == 0 ? 0 : versions_.VersionAt(addr);
-        if (inserted || version != keys_[state.key].version) {
-          state.key = static_cast<uint32_t>(keys_.size());
-          keys_.push_back(KeyInfo{addr, i, size, version, thread});
-        }
+    if (inserted) {
+      NewKey(state, i, thread, addr, size, VersionNow(addr));
+    } else if (KeyInfo& known = keys_[state.key]; known.frees_seen != frees_seen) {
+      const uint32_t checked = known.frees_seen;
+      known.frees_seen = frees_seen;
+      if (versions_.MayHaveRepainted(addr, checked)) {
+        const uint32_t version = VersionNow(addr);
+        if (version != known.version) NewKey(state, i, thread, addr, size, version);
       }
-      state.frees_seen = frees_seen;
     }
     KeyInfo& key = keys_[state.key];
     key.last = i;
@@ -303,6 +307,23 @@ class AccessKeyer {
   FreeTable TakeFrees() { return std::move(frees_); }
 
  private:
+  uint32_t VersionNow(uint64_t addr) const {
+    return allocation_events_ == 0 ? 0 : versions_.VersionAt(addr);
+  }
+  // Names a new key, of the (address, size) version in force now, in `state`.
+  void NewKey(RangeStates::Slot& state, EventIndex i, ThreadId thread, uint64_t addr, uint32_t size,
+              uint32_t version) {
+    state.key = static_cast<uint32_t>(keys_.size());
+    KeyInfo key{};
+    key.begin = addr;
+    key.last = i;
+    key.size = size;
+    key.version = version;
+    key.first_thread = thread;
+    key.frees_seen = static_cast<uint32_t>(allocation_events_);
+    keys_.push_back(key);
+  }
+
   RangeStates states_;  // names keys_
   AllocationVersions versions_;
   uint64_t allocation_events_ = 0;
