@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "analyzer/access_stream.h"
+#include "analyzer/byte_key_lines.h"
 #include "analyzer/flat_hash_map.h"
 #include "analyzer/held_locks.h"
 #include "analyzer/window_prefilter.h"
@@ -74,8 +75,9 @@ class AllocationVersions {
 };
 
 // The per-access lookup of the one pass: open addressing in flat arrays of 8-byte slots, filled
-// to between 3/5 and 3/4. There is a slot per distinct (address, size) the program touched, tens
-// of millions for a program that walks big buffers, so the slot size and the load are the pass's
+// to between 3/5 and 3/4. There is a slot per distinct (address, size) the program touched (but
+// single bytes: ByteKeyLines), millions for a program that walks big buffers, so the slot size
+// and the load are the pass's
 // memory (a node-based map would also spend the pass on cache misses). A slot names the key of
 // the (address, size)'s current allocation version; the key's entry (KeyInfo, which the pass
 // reads at every access anyway) holds the address and size, and the slot the low 32 bits of their
@@ -94,10 +96,10 @@ class RangeStates {
 
   RangeStates() : shards_(kShards, Shard{std::vector<Slot>(kFirstSlots), 0}) {}
 
-  // The slot of (addr, size): found, or new (`*inserted` set; the caller names its key before
-  // the next call). `key_range(key)` gives a key's (address, size).
+  // The slot of (addr, size): found, or new (its key kNoKey: the caller names its key before the
+  // next call). `key_range(key)` gives a key's (address, size).
   template <typename KeyRange>
-  Slot& FindOrInsert(uint64_t addr, uint32_t size, const KeyRange& key_range, bool* inserted) {
+  Slot& FindOrInsert(uint64_t addr, uint32_t size, const KeyRange& key_range) {
     const auto hash = static_cast<uint32_t>(Hash(addr, size));
     Shard& shard = shards_[hash >> (32 - kShardBits)];
     if (FullerThanThreeQuarters(shard.used, shard.slots.size())) Grow(shard);
@@ -107,13 +109,9 @@ class RangeStates {
       if (slot.key == kNoKey) {
         slot.hash = hash;
         ++shard.used;
-        *inserted = true;
         return slot;
       }
-      if (slot.hash == hash && key_range(slot.key) == std::make_pair(addr, size)) {
-        *inserted = false;
-        return slot;
-      }
+      if (slot.hash == hash && key_range(slot.key) == std::make_pair(addr, size)) return slot;
     }
   }
 
@@ -258,6 +256,7 @@ class AccessKeyer {
  public:
   // The key of access `i`, or kNoKey (not an access: a FREE or ALLOC starts a new version).
   static constexpr uint32_t kNoKey = ~0u;
+  static_assert(kNoKey == RangeStates::kNoKey && kNoKey == ByteKeyLines::kNoKey);
   // Inline: the first pass calls it for every event.
   __attribute__((always_inline)) uint32_t Add(EventIndex i, ThreadId thread, EventKind kind,
                                               uint64_t addr, uint32_t raw_size) {
@@ -274,22 +273,27 @@ class AccessKeyer {
     }
     if (!IsAccess(kind)) return kNoKey;
     const uint32_t size = std::max<uint32_t>(raw_size, 1);
-    bool inserted = false;
-    RangeStates::Slot& state = states_.FindOrInsert(
-        addr, size, [&](uint32_t key) { return std::make_pair(keys_[key].begin, keys_[key].size); },
-        &inserted);
+    // Bytes accessed one at a time in lines of slots, other (address, size)s in a hash table.
+    uint32_t& slot =
+        size == 1 ? bytes_.Slot(addr)
+                  : states_
+                        .FindOrInsert(addr, size,
+                                      [&](uint32_t key) {
+                                        return std::make_pair(keys_[key].begin, keys_[key].size);
+                                      })
+                        .key;
     const auto frees_seen = static_cast<uint32_t>(allocation_events_);
-    if (inserted) {
-      NewKey(state, i, thread, addr, size, VersionNow(addr));
-    } else if (KeyInfo& known = keys_[state.key]; known.frees_seen != frees_seen) {
+    if (slot == kNoKey) {
+      NewKey(slot, i, thread, addr, size, VersionNow(addr));
+    } else if (KeyInfo& known = keys_[slot]; known.frees_seen != frees_seen) {
       const uint32_t checked = known.frees_seen;
       known.frees_seen = frees_seen;
       if (versions_.MayHaveRepainted(addr, checked)) {
         const uint32_t version = VersionNow(addr);
-        if (version != known.version) NewKey(state, i, thread, addr, size, version);
+        if (version != known.version) NewKey(slot, i, thread, addr, size, version);
       }
     }
-    KeyInfo& key = keys_[state.key];
+    KeyInfo& key = keys_[slot];
     key.last = i;
     if (thread != key.first_thread) key.many_threads = true;
     if (IsWriteAccess(kind)) {
@@ -297,7 +301,7 @@ class AccessKeyer {
     } else if (IsReadAccess(kind)) {
       key.read = true;
     }
-    return state.key;
+    return slot;
   }
 
   // Each key's range and use, and the FREEs in trace order.
@@ -310,10 +314,10 @@ class AccessKeyer {
   uint32_t VersionNow(uint64_t addr) const {
     return allocation_events_ == 0 ? 0 : versions_.VersionAt(addr);
   }
-  // Names a new key, of the (address, size) version in force now, in `state`.
-  void NewKey(RangeStates::Slot& state, EventIndex i, ThreadId thread, uint64_t addr, uint32_t size,
+  // Names a new key, of the (address, size) version in force now, in `slot`.
+  void NewKey(uint32_t& slot, EventIndex i, ThreadId thread, uint64_t addr, uint32_t size,
               uint32_t version) {
-    state.key = static_cast<uint32_t>(keys_.size());
+    slot = static_cast<uint32_t>(keys_.size());
     KeyInfo key{};
     key.begin = addr;
     key.last = i;
@@ -324,7 +328,8 @@ class AccessKeyer {
     keys_.push_back(key);
   }
 
-  RangeStates states_;  // names keys_
+  ByteKeyLines bytes_;  // names keys_ of one byte
+  RangeStates states_;  // names the other keys_
   AllocationVersions versions_;
   uint64_t allocation_events_ = 0;
   KeyTable keys_;
