@@ -174,9 +174,13 @@ struct KeyInfo {
   uint32_t size;
   uint32_t version;
   ThreadId first_thread;
-  // The allocation events seen when the key's version was last checked: none since, the
-  // (address, size)'s version is still the key's.
-  uint32_t frees_seen;
+  union {
+    // While the pass runs: the allocation events seen when the key's version was last checked
+    // (none since: the (address, size)'s version is still the key's).
+    uint32_t frees_seen;
+    // Once the keys are merged (MergedKeys): the key's location, kNoLocation if dropped.
+    LocationId location;
+  };
   uint64_t end() const { return begin + size; }
 };
 static_assert(sizeof(KeyInfo) == 32);
@@ -344,16 +348,15 @@ struct MergedKeys {
   std::vector<LocationInfo> kept;            // by LocationId
   std::vector<EventIndex> kept_last;         // by LocationId: the last access, or FREE of it
   std::vector<EventIndex> kept_last_access;  // by LocationId: the last access
-  std::vector<LocationId> location_of_key;   // kNoLocation: dropped
   // (FREE, kept location its block overlaps), in trace order of the FREEs.
   std::vector<std::pair<EventIndex, LocationId>> frees;
   uint64_t all_locations = 0;  // components, kept or not
 
-  MergedKeys(const KeyTable& keys, const FreeTable& frees, const LocationFilter& filter);
+  // Sets each key's location.
+  MergedKeys(KeyTable& keys, const FreeTable& frees, const LocationFilter& filter);
 };
 
-MergedKeys::MergedKeys(const KeyTable& keys, const FreeTable& free_events,
-                       const LocationFilter& filter) {
+MergedKeys::MergedKeys(KeyTable& keys, const FreeTable& free_events, const LocationFilter& filter) {
   std::vector<uint32_t> order(keys.size());
   std::iota(order.begin(), order.end(), 0u);
   std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
@@ -368,7 +371,6 @@ MergedKeys::MergedKeys(const KeyTable& keys, const FreeTable& free_events,
     by_version.emplace_back(free_events[f].started_version, f);
   }
   std::sort(by_version.begin(), by_version.end());
-  location_of_key.assign(keys.size(), kNoLocation);
 
   // One component at a time: a version's keys by first byte extend the last component or start
   // the next, so only the one at hand is held (a version of millions of bytes a program touched
@@ -419,12 +421,13 @@ MergedKeys::MergedKeys(const KeyTable& keys, const FreeTable& free_events,
         c.last = std::max(c.last, f.event);
       }
       ++all_locations;
-      if (!filter.Keeps(c.info)) return;
-      const auto l = static_cast<LocationId>(kept.size());
+      const LocationId l =
+          filter.Keeps(c.info) ? static_cast<LocationId>(kept.size()) : kNoLocation;
+      for (size_t k = from; k < to; ++k) keys[order[k]].location = l;
+      if (l == kNoLocation) return;
       kept.push_back(c.info);
       kept_last.push_back(c.last);
       kept_last_access.push_back(c.last_access);
-      for (size_t k = from; k < to; ++k) location_of_key[order[k]] = l;
       for (uint32_t at : active) frees.emplace_back(free_events[by_version[at].second].event, l);
     };
     Component c{};
@@ -486,7 +489,8 @@ LocationTable::LocationTable(const Trace& trace, const LocationFilter& filter)
   AccessKeyer keyer;
   for (EventIndex i = 0; i < n; ++i)
     key_of[i] = keyer.Add(i, trace.thread[i], trace.kind[i], trace.addr[i], trace.size[i]);
-  MergedKeys merged(keyer.keys(), keyer.frees(), filter);
+  KeyTable keys = keyer.TakeKeys();
+  MergedKeys merged(keys, keyer.frees(), filter);
   impl_->all_locations = merged.all_locations;
   impl_->info = std::move(merged.kept);
 
@@ -494,7 +498,7 @@ LocationTable::LocationTable(const Trace& trace, const LocationFilter& filter)
   std::vector<uint64_t> counts(impl_->info.size() + 1, 0);
   for (EventIndex i = 0; i < n; ++i) {
     if (key_of[i] == AccessKeyer::kNoKey) continue;
-    const LocationId l = merged.location_of_key[key_of[i]];
+    const LocationId l = keys[key_of[i]].location;
     impl_->of[i] = l;
     if (l != kNoLocation) ++counts[l + 1];
   }
@@ -809,7 +813,7 @@ void KeptAccesses::Decide() {
   impl_->classes = FlatU64Set(1);
   std::vector<uint64_t>().swap(impl_->recent_classes);
   impl_->streams = StreamIds();
-  const KeyTable keys = impl_->first.TakeKeys();
+  KeyTable keys = impl_->first.TakeKeys();
   const FreeTable frees = impl_->first.TakeFrees();
   impl_->first = AccessKeyer();  // its table of ranges goes before the merge
   MergedKeys merged(keys, frees, impl_->filter);
@@ -820,7 +824,7 @@ void KeptAccesses::Decide() {
   for (size_t k = 0; k < keys.size(); ++k) latest = std::max(latest, keys[k].last);
   impl_->last_of_bytes.assign(keys.size() == 0 ? 0 : latest / 64 + 1, 0);
   for (size_t k = 0; k < keys.size(); ++k)
-    if (merged.location_of_key[k] != kNoLocation)
+    if (keys[k].location != kNoLocation)
       impl_->last_of_bytes[keys[k].last / 64] |= uint64_t{1} << (keys[k].last % 64);
   impl_->all_locations = merged.all_locations;
   if (track_guards_) {
@@ -839,7 +843,7 @@ void KeptAccesses::Decide() {
       }
     };
     for (size_t k = 0; k < keys.size(); ++k) {
-      const LocationId l = merged.location_of_key[k];
+      const LocationId l = keys[k].location;
       if (l == kNoLocation) continue;
       AccessGuards& g = of[l];
       if (k >= impl_->guards_by_key.size()) {  // a key with no access noted (cannot happen)
@@ -876,7 +880,7 @@ void KeptAccesses::Decide() {
     impl_->last_new_classes.assign(merged.kept.size(), 0);
     const bool distinguish = track_guards_ && !impl_->access_after_end;
     for (size_t k = 0; k < keys.size(); ++k) {
-      const LocationId l = merged.location_of_key[k];
+      const LocationId l = keys[k].location;
       if (l == kNoLocation) continue;
       const bool followed = keys[k].many_threads && k < impl_->new_class_by_key.size();
       const bool one_region_thread = distinguish && !impl_->guards[l].region_many_threads;
