@@ -165,6 +165,9 @@ struct LocationState {
   // and bigger ones by size bucket (bucket k: up to 2^k bytes, more than 2^(k-1)), so a query
   // scans only the first bytes a class of the bucket could reach from.
   std::unique_ptr<ByteHeads> small_by_begin;
+  // The most bytes a small class of the location has: a query probes only the bytes one could
+  // reach it from (a buffer read a byte at a time has only classes of one byte).
+  uint32_t widest_small = 0;
   std::vector<std::multimap<uint64_t, uint32_t>> by_begin;
   // Once the location has kFollowThreadsPast classes: each thread's last access to it. Where
   // every other thread's is ordered before an access b, so is every class's latest member, and
@@ -613,9 +616,10 @@ class GroupSearch {
       return id;
     }
     if (!s.small_by_begin) s.small_by_begin = std::make_unique<ByteHeads>(info.begin, info.end);
-    // Small classes: those starting at a byte a class of up to kSmallClass bytes could reach
-    // this one from.
-    const uint64_t from = begin >= kSmallClass ? begin - kSmallClass + 1 : 0;
+    // Small classes: those starting at a byte one of them (of up to widest_small bytes) could
+    // reach this one from.
+    const uint64_t reach = std::max<uint64_t>(s.widest_small, 1);
+    const uint64_t from = begin >= reach ? begin - reach + 1 : 0;
     for (uint64_t at = from; at < end; ++at) {
       for (uint32_t y = s.small_by_begin->At(at); y != kNil; y = s.classes[y].next_same_begin)
         link(y);
@@ -640,6 +644,7 @@ class GroupSearch {
       }
       s.classes[id].next_same_begin = head;
       head = id;
+      s.widest_small = std::max(s.widest_small, static_cast<uint32_t>(end - begin));
     } else {
       const auto bucket = static_cast<uint32_t>(std::bit_width(end - begin - 1));
       if (s.by_begin.size() <= bucket) s.by_begin.resize(bucket + 1);
