@@ -45,40 +45,56 @@ constexpr size_t kFollowThreadsPast = 16;
 
 // An access class (analysis_context.h): one thread's accesses to one location at one site, of
 // one kind, under one set of lock addresses (and, on a location whose accesses differ in byte
-// range, to the same bytes). Only its latest member is kept. 40 bytes: there is one per thread,
+// range, to the same bytes). Only its latest member is kept. 32 bytes: there is one per thread,
 // site and byte of a buffer that threads walk a byte at a time, so its thread, site, kind and
-// lock set are a stream's number (GroupSearch's StreamIds: 48 bytes with them).
+// lock set are a stream's number (GroupSearch's StreamIds: 48 bytes with them), and a small
+// class's size and chain share a word with its latest member and another class's size.
 // Access reads and writes the fields up to `stream` for every access of the class, and reads them
 // for its partners: they come first, so that they seldom straddle two cache lines.
 struct RaceClass {
-  EventIndex latest = kNone;  // the location's FREEs after it are paired with the next member
+  // 58 bits: decoding 2^58 events would take centuries.
+  static constexpr EventIndex kNoMember = (EventIndex{1} << 58) - 1;
+  // The latest member (kNoMember: none yet): the location's FREEs after it are paired with the
+  // next member.
+  EventIndex latest : 58 = kNoMember;
+  // No later access touches the class's bytes (its latest member was the last access to them):
+  // it gets no more members, so pairs waiting for its next member never resolve.
+  EventIndex complete : 1 = 0;
+  // A small class (in a chain of its first byte): its bytes, 1 to kSmallClass; 0 for another.
+  EventIndex small_size : 4 = 0;
   uint32_t latest_local = 0;
   uint32_t partners = kNil;  // list (LocationState::nodes) of the classes A of the pairs
                              // (A, this) not resolved yet
   uint32_t stream = 0;       // its thread, site, kind and lock set
-  // No later access touches the class's bytes (its latest member was the last access to them):
-  // it gets no more members, so pairs waiting for its next member never resolve.
-  bool complete = false;
-  uint32_t next_same_begin = kNil;  // the next small class starting at the same byte
-  uint32_t size = 0;                // the bytes every member accesses: [begin, begin + size)
-  uint64_t begin = 0;
+  // A small class: the next small class starting at the same byte (next_same_begin); another:
+  // its bytes.
+  uint32_t size_or_next = kNil;
+  uint64_t begin = 0;  // the bytes every member accesses: [begin, end())
 
-  // A new class of key `key`, whose stream is `stream`, with no member yet.
-  static RaceClass Of(const AccessClassKey& key, uint32_t stream) {
+  // A new class of key `key`, whose stream is `stream`, with no member yet; `small`: of up to
+  // kSmallClass bytes, in a chain of its first byte.
+  static RaceClass Of(const AccessClassKey& key, uint32_t stream, bool small) {
     RaceClass c;
     c.stream = stream;
-    c.size = static_cast<uint32_t>(key.end - key.begin);
+    const auto size = static_cast<uint32_t>(key.end - key.begin);
+    if (small) {
+      c.small_size = size;
+    } else {
+      c.size_or_next = size;
+    }
     c.begin = key.begin;
     return c;
   }
-  uint64_t end() const { return begin + size; }
+  uint64_t end() const { return begin + (small_size != 0 ? small_size : size_or_next); }
+  uint32_t next_same_begin() const { return size_or_next; }  // a small class's
   // Whether the class is key `key`'s, given its stream's fields.
   bool Has(const AccessClassKey& key, const AccessStream& fields) const {
     return begin == key.begin && end() == key.end && fields.thread == key.thread &&
            fields.site == key.site && fields.kind == key.kind && fields.lockset == key.lockset;
   }
 };
-static_assert(sizeof(RaceClass) == 40);
+static_assert(kSmallClass < 16);  // a small class's size fits RaceClass::small_size
+static_assert(sizeof(RaceClass) == 32);
 
 struct FreeRecord {
   EventIndex event = 0;
@@ -284,7 +300,8 @@ class GroupSearch {
     // FREEs since B's previous member (all of the location's before its first): this b is B's
     // first member after them.
     size_t first_free = s.frees.size();
-    while (first_free > 0 && (B.latest == kNone || s.frees[first_free - 1].event > B.latest))
+    while (first_free > 0 &&
+           (B.latest == RaceClass::kNoMember || s.frees[first_free - 1].event > B.latest))
       --first_free;
     for (size_t f = first_free; f < s.frees.size(); ++f) {
       const FreeRecord& F = s.frees[f];
@@ -576,7 +593,8 @@ class GroupSearch {
     // The chain's length, up to kChainWalk + 1 (past kChainWalk: the index holds the rest).
     uint32_t chain_length = 0;
     if (chained && s.small_by_begin) {
-      for (uint32_t c = s.small_by_begin->At(begin); c != kNil; c = s.classes[c].next_same_begin) {
+      for (uint32_t c = s.small_by_begin->At(begin); c != kNil;
+           c = s.classes[c].next_same_begin()) {
         if (chain_length++ == kChainWalk) break;
         if (same(c)) {
           found = c;
@@ -588,7 +606,7 @@ class GroupSearch {
     *created = found == ClassIndex::kNone;
     if (!*created) return found;
     const uint32_t stream = streams_.Of({key.thread, key.site, key.lockset, key.kind});
-    s.classes.push_back(RaceClass::Of(key, stream));
+    s.classes.push_back(RaceClass::Of(key, stream, chained));
     s.index.Add(id, hash, !last_of_bytes && !chained,
                 [&](uint32_t c) { return KeyOf(s.classes[c]).Hash(); });
     auto add_partner = [&](uint32_t to, uint32_t partner) {
@@ -621,7 +639,7 @@ class GroupSearch {
     const uint64_t reach = std::max<uint64_t>(s.widest_small, 1);
     const uint64_t from = begin >= reach ? begin - reach + 1 : 0;
     for (uint64_t at = from; at < end; ++at) {
-      for (uint32_t y = s.small_by_begin->At(at); y != kNil; y = s.classes[y].next_same_begin)
+      for (uint32_t y = s.small_by_begin->At(at); y != kNil; y = s.classes[y].next_same_begin())
         link(y);
     }
     for (uint32_t k = 0; k < s.by_begin.size(); ++k) {
@@ -639,10 +657,10 @@ class GroupSearch {
       if (chain_length >= kChainWalk) {
         s.index.Keep(id, hash);
         for (uint32_t c = head; chain_length == kChainWalk && c != kNil;
-             c = s.classes[c].next_same_begin)
+             c = s.classes[c].next_same_begin())
           s.index.Keep(c, KeyOf(s.classes[c]).Hash());
       }
-      s.classes[id].next_same_begin = head;
+      s.classes[id].size_or_next = head;
       head = id;
       s.widest_small = std::max(s.widest_small, static_cast<uint32_t>(end - begin));
     } else {
