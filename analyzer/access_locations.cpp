@@ -77,15 +77,14 @@ class AllocationVersions {
 // The per-access lookup of the one pass: open addressing in flat arrays of 8-byte slots, filled
 // to between 3/5 and 3/4. There is a slot per distinct (address, size) the program touched (but
 // single bytes: ByteKeyLines), millions for a program that walks big buffers, so the slot size
-// and the load are the pass's
-// memory (a node-based map would also spend the pass on cache misses). A slot names the key of
-// the (address, size)'s current allocation version; the key's entry (KeyInfo, which the pass
-// reads at every access anyway) holds the address and size, and the slot the low 32 bits of their
-// hash, which tell most other (address, size)s apart without a look at the entry and place the
-// slot again when the table grows. The table is kShards tables, by the hash's top bits, each
-// growing on its own by a quarter: a growth holds one small table's old and new arrays at once,
-// not the whole one's, and the load stays high (tables that doubled together were filled to
-// between 3/8 and 3/4, all at once: 40% at the end of one trace).
+// and the load are the pass's memory (a node-based map would also spend the pass on cache
+// misses). A slot names the key of the (address, size)'s current allocation version; the key's
+// entry (KeyInfo, which the pass reads at every access anyway) holds the address and size, and
+// the slot the low 32 bits of their hash, which tell most other (address, size)s apart without a
+// look at the entry and place the slot again when the table grows. The table is kShards tables, by
+// the hash's top bits, each growing on its own by a quarter: a growth holds one small table's old
+// and new arrays at once, not the whole one's, and the load stays high (tables that doubled
+// together were filled to between 3/8 and 3/4, all at once: 40% at the end of one trace).
 class RangeStates {
  public:
   static constexpr uint32_t kNoKey = ~0u;
