@@ -200,7 +200,7 @@ struct LocationState {
   bool sealed = false;
   bool retired = false;
   std::vector<DoneResult> done_frees;
-  // The nodes in lists at which the next SweepDead comes.
+  // The nodes held (ListNodePool::held) at which the next SweepDead comes.
   size_t sweep_at = kFirstSweep;
 };
 
@@ -278,7 +278,7 @@ class GroupSearch {
     bool created = false;
     const uint32_t b_class = ClassOf(s, info, cls.key(), last_of_bytes, &created);
     cls.Provide(b_class, created);
-    if (s.nodes.live() >= s.sweep_at) SweepDead(s, por);
+    if (s.nodes.held() >= s.sweep_at) SweepDead(s, por);
     RaceClass& B = s.classes[b_class];
     // Pairs (A, B) not resolved yet: the latest a of A is the least ordered before this b. If
     // it is, and A gets no more members, it is ordered before every later b too (they follow
@@ -336,8 +336,9 @@ class GroupSearch {
   // members, and its latest is ordered before B's thread's event just fed (so before every later
   // one). B's next member would drop it (Access), but a class may get no more members while its
   // bytes are still in use: a buffer's readers leave a pair with each class of its writer. The
-  // sweep comes when the location's nodes in lists reach sweep_at: then at least half as many
-  // as its classes, or as there were nodes left, more, so that it costs O(1) a node.
+  // sweep comes when the location's nodes held (in lists, or in cleared lists not yet reused)
+  // reach sweep_at: then at least half as many as its classes, or as there were nodes held, more,
+  // so that it costs O(1) a node.
   void SweepDead(LocationState& s, const PorClocks& por) {
     for (uint32_t b = 0; b < s.classes.size(); ++b) {
       RaceClass& B = s.classes[b];
@@ -353,8 +354,8 @@ class GroupSearch {
         }
       }
     }
-    const size_t live = s.nodes.live();
-    s.sweep_at = live + std::max({kFirstSweep, live, s.classes.size() / 2});
+    const size_t held = s.nodes.held();
+    s.sweep_at = held + std::max({kFirstSweep, held, s.classes.size() / 2});
   }
 
   // Whether some access of another thread than `t` to location s may not be ordered before the

@@ -60,13 +60,19 @@ TEST_CASE("ListNodePool's lists match a model under random pushes, erases and cl
     constexpr int kLists = 7;
     std::vector<uint32_t> heads(kLists, ListNodePool::kNil);
     std::vector<std::vector<uint32_t>> model(kLists);  // each list from its head
+    size_t cleared = 0;                                // nodes in cleared lists, reused or not
     for (int step = 0; step < 3000; ++step) {
       const uint32_t l = next() % kLists;
       const uint32_t op = next() % 10;
       if (op < 6) {
         const uint32_t value = next();
+        const size_t made = pool.made();
+        size_t listed = 0;
+        for (const auto& m : model) listed += m.size();
+        const bool any_free = listed < made;
         pool.Push(&heads[l], value);
         model[l].insert(model[l].begin(), value);
+        REQUIRE(pool.made() == (any_free ? made : made + 1));  // a free node is reused first
       } else if (op < 9) {
         if (model[l].empty()) continue;
         // Erase the k-th node, walking links as the race search does.
@@ -77,10 +83,12 @@ TEST_CASE("ListNodePool's lists match a model under random pushes, erases and cl
         model[l].erase(model[l].begin() + static_cast<std::ptrdiff_t>(k));
       } else {
         pool.Clear(&heads[l]);
+        cleared += model[l].size();
         model[l].clear();
         REQUIRE(heads[l] == ListNodePool::kNil);
       }
-      // Every list holds its model's values, in order; live() counts them all.
+      // Every list holds its model's values, in order; held() counts them all, and at most the
+      // nodes of cleared lists besides (Push reuses them before it makes new ones).
       size_t in_lists = 0;
       for (int m = 0; m < kLists; ++m) {
         std::vector<uint32_t> got;
@@ -89,7 +97,8 @@ TEST_CASE("ListNodePool's lists match a model under random pushes, erases and cl
         REQUIRE(got == model[m]);
         in_lists += got.size();
       }
-      REQUIRE(pool.live() == in_lists);
+      REQUIRE(pool.held() >= in_lists);
+      REQUIRE(pool.held() <= in_lists + cleared);
     }
   }
 }
@@ -109,6 +118,32 @@ TEST_CASE("ListNodePool reuses freed nodes before making new ones") {
   std::sort(nodes.begin(), nodes.end());
   std::sort(reused.begin(), reused.end());
   REQUIRE(reused == nodes);  // no eleventh node was made
+  REQUIRE(pool.made() == 10);
+  REQUIRE(pool.held() == 10);
+}
+
+TEST_CASE("ListNodePool reuses the nodes of several cleared lists, then makes new ones") {
+  ListNodePool pool;
+  std::vector<uint32_t> heads(3, ListNodePool::kNil);
+  for (uint32_t l = 0; l < 3; ++l)
+    for (uint32_t v = 0; v < 5 + l; ++v) pool.Push(&heads[l], v);  // 5 + 6 + 7 nodes
+  pool.Clear(&heads[0]);
+  pool.Clear(&heads[2]);
+  REQUIRE(pool.held() == 18);  // cleared lists count until their nodes are reused
+  uint32_t fresh = ListNodePool::kNil;
+  for (uint32_t v = 0; v < 12; ++v) pool.Push(&fresh, v);
+  REQUIRE(pool.made() == 18);
+  pool.Push(&fresh, 12);  // none free: a new node
+  REQUIRE(pool.made() == 19);
+  REQUIRE(pool.held() == 19);
+  std::vector<uint32_t> values;
+  for (uint32_t n = fresh; n != ListNodePool::kNil; n = pool[n].next)
+    values.push_back(pool[n].value);
+  REQUIRE(values.size() == 13);
+  for (uint32_t k = 0; k < 13; ++k) REQUIRE(values[k] == 12 - k);
+  size_t untouched = 0;  // list 1 is as it was
+  for (uint32_t n = heads[1]; n != ListNodePool::kNil; n = pool[n].next) ++untouched;
+  REQUIRE(untouched == 6);
 }
 
 uint64_t KeyHash(uint32_t key) {
