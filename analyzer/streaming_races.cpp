@@ -86,7 +86,9 @@ struct RaceClass {
     return c;
   }
   uint64_t end() const { return begin + (small_size != 0 ? small_size : size_or_next); }
-  uint32_t next_same_begin() const { return size_or_next; }  // a small class's
+  // A small class's next small class starting at the same byte (kNil: none).
+  uint32_t next_same_begin() const { return size_or_next; }
+  void set_next_same_begin(uint32_t next) { size_or_next = next; }
   // Whether the class is key `key`'s, given its stream's fields.
   bool Has(const AccessClassKey& key, const AccessStream& fields) const {
     return begin == key.begin && end() == key.end && fields.thread == key.thread &&
@@ -661,7 +663,7 @@ class GroupSearch {
              c = s.classes[c].next_same_begin())
           s.index.Keep(c, KeyOf(s.classes[c]).Hash());
       }
-      s.classes[id].size_or_next = head;
+      s.classes[id].set_next_same_begin(head);
       head = id;
       s.widest_small = std::max(s.widest_small, static_cast<uint32_t>(end - begin));
     } else {
