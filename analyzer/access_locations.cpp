@@ -527,6 +527,7 @@ struct KeptAccesses::Impl {
   std::vector<LocationInfo> locations;  // sorted by (version, begin), disjoint in a version
   std::vector<std::pair<EventIndex, LocationId>> frees;
   std::vector<EventIndex> last_uses;
+  std::vector<uint32_t> key_counts;  // per kept location
   std::vector<EventIndex> last_accesses;
   std::vector<uint64_t> last_of_bytes;  // a bit per event (a sorted list took 8 bytes per key)
   uint64_t all_locations = 0;
@@ -822,9 +823,12 @@ void KeptAccesses::Decide() {
   EventIndex latest = 0;
   for (size_t k = 0; k < keys.size(); ++k) latest = std::max(latest, keys[k].last);
   impl_->last_of_bytes.assign(keys.size() == 0 ? 0 : latest / 64 + 1, 0);
-  for (size_t k = 0; k < keys.size(); ++k)
-    if (keys[k].location != kNoLocation)
-      impl_->last_of_bytes[keys[k].last / 64] |= uint64_t{1} << (keys[k].last % 64);
+  impl_->key_counts.assign(merged.kept.size(), 0);
+  for (size_t k = 0; k < keys.size(); ++k) {
+    if (keys[k].location == kNoLocation) continue;
+    impl_->last_of_bytes[keys[k].last / 64] |= uint64_t{1} << (keys[k].last % 64);
+    ++impl_->key_counts[keys[k].location];
+  }
   impl_->all_locations = merged.all_locations;
   if (track_guards_) {
     // The regions still open at the trace's end last until then.
@@ -975,6 +979,10 @@ const std::vector<LocationInfo>& KeptAccesses::Locations() const {
 
 const std::vector<std::pair<EventIndex, LocationId>>& KeptAccesses::Frees() const {
   return impl_->frees;
+}
+
+const std::vector<uint32_t>& KeptAccesses::KeyCounts() const {
+  return impl_->key_counts;
 }
 
 const std::vector<EventIndex>& KeptAccesses::LastUses() const {

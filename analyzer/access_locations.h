@@ -168,6 +168,9 @@ class KeptAccesses {
   const std::vector<std::pair<EventIndex, LocationId>>& Frees() const;
   // Per kept location: its last access or FREE (no event after it uses the location).
   const std::vector<EventIndex>& LastUses() const;
+  // Per kept location: its keys, the distinct (address, size, allocation version)s of its
+  // accesses (a variable has one; a buffer walked a byte at a time, one per byte).
+  const std::vector<uint32_t>& KeyCounts() const;
   // Per kept location: its last access (FREEs of its bytes may come after it).
   const std::vector<EventIndex>& LastAccesses() const;
   // Whether access `i` of a kept location is the last to its exact bytes (address and size) in

@@ -32,8 +32,9 @@ struct AnalysisOptions {
   // Show a progress indicator on a terminal (and, in a log, a line every 30 s of a long one).
   bool progress = false;
   // Threads for the analysis: the indices are built on two and the pattern groups searched on
-  // this many (0 = one per core); 1 runs everything on the calling thread. The result is the
-  // same whatever the number.
+  // this many (0 = one per core); the streaming analysis splits its race search over this many
+  // (0 = one per core the process may run on, at most 4; RaceShards). 1 runs everything on the
+  // calling thread. The result is the same whatever the number.
   unsigned threads = 0;
   // At most this many findings of one pattern share a site (0: no bound); the others are
   // counted in stats.capped. hunt bounds them, so a hot loop cannot fill its replays.

@@ -444,6 +444,11 @@ struct PairSearch::Impl {
   // could take one has a region access to `l` too, so its window (of one lock set) holds the lock
   // every region access to `l` holds (Reachable); and the pair's accesses, in a region of one lock
   // set, both hold it in write mode.
+  // Visit asks for the classes of region accesses only, to eligible locations not skipped.
+  bool AsksClasses(LocationId l) const {
+    return eligible_[l] != 0 && guards_[l].region_thread != AccessGuards::kNone && !Skipped(l);
+  }
+
   bool Skipped(LocationId l) const {
     const AccessGuards& guards = guards_[l];
     return guards.PrefilterSkipsHolding(guards.region_guard);
@@ -1121,6 +1126,10 @@ PairSearch::PairSearch(PairSearch&&) noexcept = default;
 void PairSearch::Visit(EventIndex i, const Event& e, LocationId l, AccessClassLookup* cls,
                        uint32_t lockset, PorStep step, RegionId region, const PorClocks& por) {
   impl_->Visit(i, e, l, cls, lockset, step, region, por);
+}
+
+bool PairSearch::AsksClasses(LocationId l) const {
+  return impl_->AsksClasses(l);
 }
 
 void PairSearch::Seal(LocationId l) {

@@ -56,6 +56,8 @@ class PairSearch {
   // (RegionMode::kLocks).
   void Visit(EventIndex i, const Event& e, LocationId l, AccessClassLookup* cls, uint32_t lockset,
              PorStep step, RegionId region, const PorClocks& por);
+  // Whether Visit may ask `cls` for the class of an access to location `l` (else it never does).
+  bool AsksClasses(LocationId l) const;
   // No later access touches location `l` (KeptAccesses::LastAccesses).
   void Seal(LocationId l);
   // Per group, its findings, in the recorded trace's numbers, without ids; `threads` names the

@@ -238,16 +238,25 @@ struct Best {
 class GroupSearch {
  public:
   GroupSearch(const std::vector<const Pattern*>& group, size_t location_count,
-              const std::vector<uint8_t>& guarded, HeldLocks* locks, uint32_t max_per_site)
+              const std::vector<uint8_t>& guarded, HeldLocks* locks, uint32_t max_per_site,
+              const std::vector<uint8_t>* owner, uint8_t shard)
       : group_(group),
         guarded_(guarded),
         locks_(locks),
         max_per_site_(max_per_site),
         masks_(group),
-        locations_(location_count),
         best_(group.size()),
         site_shares_(group.size()) {
     assert(guarded.size() == location_count);
+    if (!owner) {
+      locations_.resize(location_count);
+      return;
+    }
+    slot_.assign(location_count, kNoSlot);
+    uint32_t owned = 0;
+    for (LocationId l = 0; l < location_count; ++l)
+      if ((*owner)[l] == shard) slot_[l] = owned++;
+    locations_.resize(owned);
   }
 
   // Access `i` of kept location `l`, which LocationInfo `info` describes. `lockset` and `step`
@@ -256,7 +265,7 @@ class GroupSearch {
               AccessClassLookup& cls, uint32_t lockset, uint32_t local, bool last_of_bytes,
               const PorClocks& por) {
     HeldLocks& locks = *locks_;
-    LocationState& s = locations_[l];
+    LocationState& s = State(l);
     const bool single = info.single_range;
     const uint32_t size = std::max<uint32_t>(e.size, 1);
     // A back-to-back pair of the trace.
@@ -398,7 +407,7 @@ class GroupSearch {
   void Free(EventIndex i, const Event& e, LocationId l, uint32_t lockset, uint32_t local,
             const PorClocks& por) {
     HeldLocks& locks = *locks_;
-    LocationState& s = locations_[l];
+    LocationState& s = State(l);
     const FreeRecord F{i,       e.site, e.thread,  e.addr, e.addr + std::max<uint32_t>(e.size, 1),
                        lockset, local,  s.accesses};
     const auto f = static_cast<uint32_t>(s.frees.size());
@@ -418,7 +427,7 @@ class GroupSearch {
   // are put in the sweep's order, in runs, and what only the pairing needed is freed. The
   // classes stay for the FREEs.
   void Seal(LocationId l) {
-    LocationState& s = locations_[l];
+    LocationState& s = State(l);
     if (s.sealed) return;
     s.sealed = true;
     std::sort(s.pair_groups.begin(), s.pair_groups.end(),
@@ -436,7 +445,7 @@ class GroupSearch {
   // what the replay needs of its classes, and the rest of its state is freed.
   void Retire(LocationId l) {
     Seal(l);
-    LocationState& s = locations_[l];
+    LocationState& s = State(l);
     if (s.retired) return;
     std::sort(s.free_results.begin(), s.free_results.end(),
               [](const FreeResult& x, const FreeResult& y) {
@@ -459,11 +468,24 @@ class GroupSearch {
     s = std::move(done);
   }
 
+  // Takes the locations `other` follows, a search of another shard's locations of the same group
+  // fed the same events (this one a shard's too), retired: their results are then recorded by
+  // Finish with this one's, in the order of the locations' numbers.
+  void Absorb(GroupSearch& other) {
+    assert(!slot_.empty() && !other.slot_.empty());
+    for (LocationId l = 0; l < other.slot_.size(); ++l)
+      if (other.slot_[l] != kNoSlot) other.Retire(l);
+    absorbed_.push_back(Shard{std::move(other.locations_), std::move(other.slot_)});
+    candidates_ += other.candidates_;
+  }
+
   // The findings, replaying each location's results in the sweep's order.
   std::vector<Finding> Finish(PatternSearchStats* stats) {
-    for (LocationId l = 0; l < locations_.size(); ++l) {
-      Retire(l);
-      LocationState& s = locations_[l];
+    const size_t count = slot_.empty() ? locations_.size() : slot_.size();
+    for (LocationId l = 0; l < count; ++l) {
+      LocationState* absorbed = slot_.empty() || slot_[l] != kNoSlot ? nullptr : Absorbed(l);
+      if (!absorbed) Retire(l);
+      LocationState& s = absorbed ? *absorbed : State(l);
       for (const DoneResult& r : s.done_frees) {
         ++candidates_;
         RecordAll(r.first_site, r.second_site, r.mask, r.first, r.second, r.observed, 1);
@@ -714,7 +736,28 @@ class GroupSearch {
   uint32_t max_per_site_;  // AnalysisOptions::max_per_site
   KindMasks masks_;        // the patterns each pair of kinds matches
   StreamIds streams_;      // of the classes (RaceClass::stream)
+  // Location l's state: locations_[l], or, in a search of one shard's locations (RaceShards),
+  // locations_[slot_[l]].
+  LocationState& State(LocationId l) {
+    if (slot_.empty()) return locations_[l];
+    assert(slot_[l] != kNoSlot);
+    return locations_[slot_[l]];
+  }
+  // The locations of other shards' searches (Absorb), and where each of them is.
+  struct Shard {
+    std::vector<LocationState> locations;
+    std::vector<uint32_t> slot;
+  };
+  std::vector<Shard> absorbed_;
+  LocationState* Absorbed(LocationId l) {
+    for (Shard& shard : absorbed_)
+      if (shard.slot[l] != kNoSlot) return &shard.locations[shard.slot[l]];
+    assert(false);  // every location is some shard's
+    return nullptr;
+  }
+  static constexpr uint32_t kNoSlot = ~0u;
   std::vector<LocationState> locations_;
+  std::vector<uint32_t> slot_;
   std::vector<std::unordered_map<std::pair<SiteId, SiteId>, Best, SiteTupleHash>> best_;
   std::vector<std::unordered_map<SiteId, uint32_t>> site_shares_;  // per pattern: tuples per site
   uint64_t capped_ = 0;
@@ -737,10 +780,13 @@ struct RaceSearch::Impl : GroupSearch {
 };
 
 RaceSearch::RaceSearch(const std::vector<const Pattern*>& group, size_t location_count,
-                       const std::vector<uint8_t>& guarded, HeldLocks* locks, uint32_t max_per_site)
-    : impl_(std::make_unique<Impl>(group, location_count, guarded, locks, max_per_site)) {}
+                       const std::vector<uint8_t>& guarded, HeldLocks* locks, uint32_t max_per_site,
+                       const std::vector<uint8_t>* owner, uint8_t shard)
+    : impl_(std::make_unique<Impl>(group, location_count, guarded, locks, max_per_site, owner,
+                                   shard)) {}
 RaceSearch::~RaceSearch() = default;
 RaceSearch::RaceSearch(RaceSearch&&) noexcept = default;
+RaceSearch& RaceSearch::operator=(RaceSearch&&) noexcept = default;
 
 void RaceSearch::Access(EventIndex i, const Event& e, LocationId l, const LocationInfo& info,
                         AccessClassLookup& cls, uint32_t lockset, uint32_t local,
@@ -759,6 +805,11 @@ void RaceSearch::Seal(LocationId l) {
 
 void RaceSearch::Retire(LocationId l) {
   impl_->Retire(l);
+}
+
+void RaceSearch::Absorb(RaceSearch&& other) {
+  impl_->Absorb(*other.impl_);
+  other.impl_.reset();
 }
 
 std::vector<Finding> RaceSearch::Finish(PatternSearchStats* stats) {

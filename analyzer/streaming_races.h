@@ -42,11 +42,15 @@ std::vector<uint8_t> RaceGuardedLocations(
 class RaceSearch {
  public:
   // `location_count` kept locations; `locks` is fed every event too, after the searches;
-  // `guarded` (RaceGuardedLocations, one per kept location) outlives the search.
+  // `guarded` (RaceGuardedLocations, one per kept location) outlives the search. With `owner`
+  // (per location, its shard: RaceShards), the search follows only shard `shard`'s locations and
+  // holds state for no other (until Absorb).
   RaceSearch(const std::vector<const Pattern*>& group, size_t location_count,
-             const std::vector<uint8_t>& guarded, HeldLocks* locks, uint32_t max_per_site);
+             const std::vector<uint8_t>& guarded, HeldLocks* locks, uint32_t max_per_site,
+             const std::vector<uint8_t>* owner = nullptr, uint8_t shard = 0);
   ~RaceSearch();
   RaceSearch(RaceSearch&&) noexcept;
+  RaceSearch& operator=(RaceSearch&&) noexcept;
 
   // Access `i` of kept location `l`, which `info` describes; `cls` its access class (the search
   // numbers the classes of a location it follows itself, in order of first access, as
@@ -65,6 +69,11 @@ class RaceSearch {
   void Seal(LocationId l);
   // No later event uses location `l` (KeptAccesses::LastUses): its state is freed.
   void Retire(LocationId l);
+  // Takes from `other`, a search of the same group fed the same events that followed another
+  // shard's locations (both made with `owner`), its locations: their results are recorded by
+  // Finish with this one's, in the order of the locations' numbers, as if this search had
+  // followed them all. `other` is left empty.
+  void Absorb(RaceSearch&& other);
   // The findings, in the recorded trace's numbers, without ids; adds to the stats' candidate
   // and capped counts.
   std::vector<Finding> Finish(PatternSearchStats* stats);

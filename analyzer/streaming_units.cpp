@@ -250,6 +250,15 @@ struct UnitSearch::Impl {
     return threads_[t];
   }
 
+  // Units are made of region accesses: where no thread makes one, no unit ever forms, and the
+  // location needs no classes. Nor where the prefilter of every unit's window skips every class
+  // there is (FormUnit): an access counts only towards the positions of its region's later ones.
+  bool AsksClasses(LocationId l) const {
+    const AccessGuards& guards = guards_[l];
+    return guards.region_thread != AccessGuards::kNone &&
+           !guards.PrefilterSkipsHolding(guards.guard);
+  }
+
   void Visit(EventIndex i, const Event& e, LocationId l, AccessClassLookup* lookup,
              uint32_t lockset, PorStep step, RegionId region, bool last_of_bytes,
              const PorClocks& por) {
@@ -277,16 +286,12 @@ struct UnitSearch::Impl {
       ts.kinds.push_back(e.kind);
       if (ts.clocks.empty() || new_clock) ts.clocks.emplace_back(local, por.CurrentClock(e.thread));
     }
-    // Units are made of region accesses: where no thread makes one, no unit ever forms, and the
-    // location needs no classes.
     if (l == kNoLocation || guards_[l].region_thread == AccessGuards::kNone) return;
-    // Nor where the prefilter of every unit's window skips every class there is (FormUnit): the
-    // access counts only towards the positions of its region's later ones.
-    const AccessGuards& guards = guards_[l];
-    if (guards.PrefilterSkipsHolding(guards.guard)) {
+    if (!AsksClasses(l)) {
       if (region != kNoRegion) ++ts.accesses;
       return;
     }
+    const AccessGuards& guards = guards_[l];
     LocationState& s = locations_[l];
     const LocationInfo& info = infos_[l];
     const AccessClassRef& cls = lookup->Get();
@@ -802,6 +807,10 @@ void UnitSearch::Visit(EventIndex i, const Event& e, LocationId l, AccessClassLo
                        uint32_t lockset, PorStep step, RegionId region, bool last_of_bytes,
                        const PorClocks& por) {
   impl_->Visit(i, e, l, cls, lockset, step, region, last_of_bytes, por);
+}
+
+bool UnitSearch::AsksClasses(LocationId l) const {
+  return impl_->AsksClasses(l);
 }
 
 void UnitSearch::Seal(LocationId l) {

@@ -39,6 +39,7 @@ struct AnalyzeOptions {
   std::string ptg_dot;
   std::string suppressions;
   uint64_t max_pattern_work = kDefaultMaxPatternWork;
+  unsigned threads = 0;
 };
 
 constexpr char kPecanMagic[] = "PECANTRC";
@@ -90,6 +91,7 @@ int RunAnalyze(const AnalyzeOptions& options) {
   analysis.progress = true;  // the progress reporter stays silent unless stderr is a terminal
   analysis.suppressions = LoadSuppressions(options.suppressions, "analyze");
   analysis.max_pattern_work = options.max_pattern_work;
+  analysis.threads = options.threads;
   LocationFilterFor(analysis);  // a bad pattern spec stops here, before the trace is read
   AnalyzedFile analyzed = LoadAndAnalyze(options.trace_path, analysis, !options.ptg_dot.empty());
   const Trace& trace = analyzed.trace;
@@ -173,6 +175,13 @@ std::function<int()> SetupAnalyze(CLI::App& app) {
                  "threads' neighbouring events; POR edges solid, TOR edges dashed. View it with "
                  "`dot -Tsvg FILE -o ptg.svg`")
       ->type_name("FILE");
+  app.add_option("-j,--threads", options->threads,
+                 "Threads for the analysis. A .pecan file's race search is split over them by "
+                 "location; the findings are the same whatever the number. 0, the default: one "
+                 "per core pecan may run on (at most 4), and only where the trace has buffers "
+                 "whose search is worth it; 1: no split")
+      ->check(CLI::Range(0u, 64u))
+      ->type_name("N");
   AddMaxMemoryOption(app);
   app.footer(
       "Each finding is an access anomaly that the recorded run, or another interleaving of\n"

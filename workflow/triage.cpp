@@ -185,6 +185,8 @@ int RunTriage(const TriageOptions& options) {
   analysis.patterns = options.patterns;
   analysis.regions = options.regions == "functions" ? RegionMode::kFunctions : RegionMode::kLocks;
   analysis.suppressions = suppressions;
+  // Several traces at a time share the cores: each analysis keeps to one thread.
+  if (options.jobs > 1) analysis.threads = 1;
 
   // Analysis, N traces at a time; each trace's findings are merged as soon as it is done, so
   // only the traces in progress are in memory, and the best clip of each distinct finding is in

@@ -37,6 +37,17 @@ inline AnalysisResult StreamedAgainstIndexed(const Trace& whole, const AnalysisO
   CHECK(got.stats.candidates == expected.stats.candidates);
   CHECK(got.stats.capped == expected.stats.capped);
   CHECK(got.stats.events == expected.stats.events);
+  // The race search split over 2 and 3 threads by location (RaceShards) finds the same.
+  for (const unsigned threads : {2u, 3u}) {
+    INFO(threads << " threads");
+    AnalysisOptions split = analysis;
+    split.threads = threads;
+    AnalysisResult sharded = AnalyzeStreaming(path, split);
+    FinishFindings(whole, split, &sharded);
+    test::CheckSameFindings(sharded.findings, expected.findings);
+    CHECK(sharded.stats.candidates == expected.stats.candidates);
+    CHECK(sharded.stats.capped == expected.stats.capped);
+  }
   return got;
 }
 

@@ -3,7 +3,8 @@
 // reads (analyzer/streaming_analysis.h, analyzer/report_trace.h). Its reports must be the ones
 // the indexed analysis gives: --ptg-dot
 // makes analyze read the analysis's trace and run Analyze() on it, so the two are compared on
-// real recorded programs, text and JSON.
+// real recorded programs, text and JSON; and with --threads 1 and 3 (the race search split over
+// threads by location).
 #include <algorithm>
 #include <filesystem>
 #include <string>
@@ -63,6 +64,16 @@ size_t CompareStreamedWithIndexed(const std::vector<std::string>& program,
       const nlohmann::json expected = WithoutTimes(e2e::ReadJson(indexed));
       CHECK(got == expected);
       findings = expected["findings"].size();
+      // The race search on 1 thread, and split over 3 (the default is one per core).
+      for (const std::string threads : {"1", "3"}) {
+        const std::string split = dir + "/threads" + threads + ".json";
+        const e2e::PecanRun c = e2e::RunPecan({"analyze", "--patterns", patterns, "--threads",
+                                               threads, "--format", "json", "-o", split, trace},
+                                              dir + "/threads" + threads + ".log", 120);
+        INFO(threads << " threads: " << c.output);
+        REQUIRE(e2e::ExitStatus(c.result) == 0);
+        CHECK(WithoutTimes(e2e::ReadJson(split)) == expected);
+      }
     } else {
       CHECK(e2e::ReadText(streamed) == e2e::ReadText(indexed));
     }

@@ -1,0 +1,219 @@
+// RaceShards: the shards' threads, the batches of events they share, and the gathering of their
+// results.
+#include "analyzer/race_shards.h"
+
+#include <malloc.h>
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "analyzer/access_class_ids.h"
+#include "analyzer/held_locks.h"
+#include "analyzer/por_clocks.h"
+#include "analyzer/streaming_races.h"
+
+namespace pecan {
+namespace {
+
+// An event as the shards see it.
+struct FedEvent {
+  EventIndex i;
+  Event e;
+  LocationId l;
+  bool last_of_bytes;
+};
+using Batch = std::vector<FedEvent>;
+
+// Events a batch holds, and batches fed but not yet seen by every shard (the main loop waits
+// past that): a few megabytes.
+constexpr size_t kBatchEvents = 4096;
+constexpr size_t kMaxBatches = 8;
+
+// One shard: its race searches (one per group) and what they are fed besides the events.
+class Shard {
+ public:
+  Shard(const RaceShardInputs& in, uint8_t index)
+      : in_(in),
+        index_(index),
+        por_(in.thread_count, in.semaphore_initial, in.final_event, /*record=*/false) {
+    por_.SetForkers(in.forker);
+    for (const auto& group : in.groups)
+      searches_.emplace_back(group, in.infos->size(), *in.guarded, &locks_, in.max_per_site,
+                             in.owner, index_);
+  }
+
+  bool Owns(LocationId l) const { return (*in_.owner)[l] == index_; }
+
+  // The main loop's steps for event `f`, for this shard's locations.
+  void Visit(const FedEvent& f) {
+    const EventIndex i = f.i;
+    const Event& e = f.e;
+    const uint32_t lockset = locks_.Current(e.thread);
+    const PorStep step = por_.Visit(i, e);
+    const LocationId l = f.l;
+    if (l != kNoLocation && Owns(l)) {
+      const LocationInfo& info = (*in_.infos)[l];
+      // The race search numbers its classes itself: the lookup is only its key.
+      AccessClassLookup cls(nullptr, l, e, lockset, info, f.last_of_bytes);
+      for (RaceSearch& search : searches_)
+        search.Access(i, e, l, info, cls, lockset, step.local, f.last_of_bytes, por_);
+    }
+    const auto& frees = *in_.frees;
+    for (; next_free_ < frees.size() && frees[next_free_].first < i; ++next_free_) {
+    }
+    for (; next_free_ < frees.size() && frees[next_free_].first == i; ++next_free_) {
+      if (!Owns(frees[next_free_].second)) continue;
+      for (RaceSearch& search : searches_)
+        search.Free(i, e, frees[next_free_].second, lockset, step.local, por_);
+    }
+    locks_.Visit(i, e);
+    const auto& sealing = *in_.sealing;
+    for (; next_sealed_ < sealing.size() && (*in_.last_accesses)[sealing[next_sealed_]] <= i;
+         ++next_sealed_) {
+      if (!Owns(sealing[next_sealed_])) continue;
+      for (RaceSearch& search : searches_) search.Seal(sealing[next_sealed_]);
+    }
+    const auto& retiring = *in_.retiring;
+    for (; next_retired_ < retiring.size() && (*in_.last_uses)[retiring[next_retired_]] <= i;
+         ++next_retired_) {
+      if (!Owns(retiring[next_retired_])) continue;
+      for (RaceSearch& search : searches_) search.Retire(retiring[next_retired_]);
+    }
+  }
+
+  std::vector<RaceSearch>& searches() { return searches_; }
+
+ private:
+  const RaceShardInputs& in_;
+  uint8_t index_;
+  HeldLocks locks_;
+  PorClocks por_;
+  std::vector<RaceSearch> searches_;
+  size_t next_free_ = 0;
+  size_t next_sealed_ = 0;
+  size_t next_retired_ = 0;
+};
+
+}  // namespace
+
+void ShareOneHeap() {
+#if defined(__GLIBC__)
+  mallopt(M_ARENA_MAX, 1);
+#endif
+}
+
+struct RaceShards::Impl {
+  RaceShardInputs in;
+  std::vector<std::unique_ptr<Shard>> shards;
+  std::vector<std::thread> threads;
+
+  std::mutex mutex;
+  std::condition_variable work;   // a batch came, or the feeding ended
+  std::condition_variable space;  // a batch was seen by every shard, or a shard failed
+  std::deque<std::shared_ptr<const Batch>> batches;  // fed, not yet seen by every shard
+  uint64_t first_batch = 0;                          // the number of batches.front()
+  std::vector<uint64_t> next_batch;  // per shard: the number of the next batch it takes
+  bool fed_all = false;              // Finish: no more batches
+  bool stop = false;                 // the destructor, or a shard failed: stop now
+  std::exception_ptr error;          // what the first shard to fail threw
+  Batch filling;                     // the batch the main loop is filling
+
+  void Run(unsigned k) {
+    try {
+      for (uint64_t number = 0;; ++number) {
+        std::shared_ptr<const Batch> batch;
+        {
+          std::unique_lock<std::mutex> lock(mutex);
+          work.wait(lock, [&] { return stop || fed_all || number < first_batch + batches.size(); });
+          if (stop) return;
+          if (number >= first_batch + batches.size()) return;  // fed_all, every batch seen
+          batch = batches[number - first_batch];
+        }
+        for (const FedEvent& f : *batch) shards[k]->Visit(f);
+        std::lock_guard<std::mutex> lock(mutex);
+        next_batch[k] = number + 1;
+        while (!batches.empty() &&
+               *std::min_element(next_batch.begin(), next_batch.end()) > first_batch) {
+          batches.pop_front();
+          ++first_batch;
+          space.notify_all();
+        }
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!error) error = std::current_exception();
+      stop = true;
+      work.notify_all();
+      space.notify_all();
+    }
+  }
+
+  // Hands the batch being filled to the shards, once there is room.
+  void Publish() {
+    auto batch = std::make_shared<const Batch>(std::move(filling));
+    filling = Batch();
+    filling.reserve(kBatchEvents);
+    std::unique_lock<std::mutex> lock(mutex);
+    space.wait(lock, [&] { return stop || batches.size() < kMaxBatches; });
+    if (error) std::rethrow_exception(error);
+    batches.push_back(std::move(batch));
+    work.notify_all();
+  }
+
+  void StopThreads() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stop = true;
+    }
+    work.notify_all();
+    for (std::thread& t : threads)
+      if (t.joinable()) t.join();
+  }
+};
+
+RaceShards::RaceShards(RaceShardInputs inputs, unsigned shards) : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.in = std::move(inputs);
+  // Shard k (from 1: 0 is the caller's) is m.shards[k - 1].
+  for (unsigned k = 1; k < shards; ++k)
+    m.shards.push_back(std::make_unique<Shard>(m.in, static_cast<uint8_t>(k)));
+  m.next_batch.assign(m.shards.size(), 0);
+  m.filling.reserve(kBatchEvents);
+  try {
+    for (unsigned k = 0; k < m.shards.size(); ++k) m.threads.emplace_back([&m, k] { m.Run(k); });
+  } catch (...) {
+    m.StopThreads();
+    throw;
+  }
+}
+
+RaceShards::~RaceShards() {
+  if (impl_) impl_->StopThreads();
+}
+
+void RaceShards::Feed(EventIndex i, const Event& e, LocationId l, bool last_of_bytes) {
+  Impl& m = *impl_;
+  m.filling.push_back(FedEvent{i, e, l, last_of_bytes});
+  if (m.filling.size() == kBatchEvents) m.Publish();
+}
+
+void RaceShards::Finish(std::vector<RaceSearch>* searches) {
+  Impl& m = *impl_;
+  if (!m.filling.empty()) m.Publish();
+  {
+    std::lock_guard<std::mutex> lock(m.mutex);
+    m.fed_all = true;
+  }
+  m.work.notify_all();
+  for (std::thread& t : m.threads) t.join();
+  m.threads.clear();
+  if (m.error) std::rethrow_exception(m.error);
+  for (const auto& shard : m.shards)
+    for (size_t g = 0; g < searches->size(); ++g)
+      (*searches)[g].Absorb(std::move(shard->searches()[g]));
+}
+
+}  // namespace pecan
