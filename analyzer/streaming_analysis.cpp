@@ -6,6 +6,7 @@
 #include <numeric>
 #include <optional>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 #include <sched.h>
@@ -87,8 +88,9 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
                                 bool show_progress, bool log_warnings) {
   const Clock::time_point start = Clock::now();
   const std::vector<Pattern> patterns = SelectPatterns(options.patterns);
+  const unsigned shard_count = RaceShardCount(options);
   const bool split_races =
-      RaceShardCount(options) >= 2 && std::any_of(patterns.begin(), patterns.end(), IsRaceShaped);
+      shard_count >= 2 && std::any_of(patterns.begin(), patterns.end(), IsRaceShaped);
   if (split_races) ShareOneHeap();
   HugePageHeap heap;
   const bool deadlocks = SelectsDeadlocks(options.patterns);
@@ -134,8 +136,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   const std::vector<std::vector<const Pattern*>> groups = GroupByShape(patterns);
   HeldLocks locks;
   const std::vector<uint8_t> race_guarded = RaceGuardedLocations(kept.GuardsOf(), frees);
-  std::vector<RaceSearch> searches;
-  std::vector<std::vector<const Pattern*>> groups_of_searches;  // each race search's group
+  std::vector<std::vector<const Pattern*>> race_groups;  // a race search each, made below
   std::vector<UnitSearch> unit_searches;
   std::vector<std::vector<const Pattern*>> pair_groups;  // one search serves them all
   enum class Shape { kRace, kUnit, kPair };
@@ -147,9 +148,8 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
           group.begin() + static_cast<std::ptrdiff_t>(first),
           group.begin() + static_cast<std::ptrdiff_t>(std::min(group.size(), first + kMaxGroup)));
       if (IsRaceShaped(*part.front())) {
-        parts.emplace_back(Shape::kRace, searches.size());
-        searches.emplace_back(part, infos.size(), race_guarded, &locks, options.max_per_site);
-        groups_of_searches.push_back(part);
+        parts.emplace_back(Shape::kRace, race_groups.size());
+        race_groups.push_back(part);
       } else if (IsUnitShaped(*part.front())) {
         parts.emplace_back(Shape::kUnit, unit_searches.size());
         unit_searches.emplace_back(part, infos, kept.LastNewClasses(), kept.GuardsOf(), &locks,
@@ -193,7 +193,6 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   // (shardmap's few small arrays split so took 10-25% longer, and 10 MB more for the threads'
   // copies of its lock sets). A number of threads asked for (AnalysisOptions::threads) deals out
   // every location no atomic-region search asks classes of.
-  const unsigned shard_count = RaceShardCount(options);
   std::optional<RaceShards> shards;
   std::vector<uint8_t> owner;  // per location, its shard (0: here)
   if (split_races) {
@@ -215,13 +214,17 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
     if (dealt == 0 || (options.threads == 0 && dealt < kSplitKeys))
       std::vector<uint8_t>().swap(owner);
   }
+  // Whether this thread's race searches follow location l (with a split, they keep state for
+  // their locations only).
+  auto here = [&](LocationId l) { return owner.empty() || owner[l] == 0; };
+  std::vector<RaceSearch> searches;
+  for (const auto& group : race_groups)
+    searches.emplace_back(group, infos.size(), race_guarded, &locks, options.max_per_site,
+                          owner.empty() ? nullptr : &owner, 0);
+  std::unordered_map<uint64_t, uint64_t> semaphore_initial = semaphores.Initial();
   if (!owner.empty()) {
-    // This thread's searches keep state for its locations only.
-    for (size_t k = 0; k < searches.size(); ++k)
-      searches[k] = RaceSearch(groups_of_searches[k], infos.size(), race_guarded, &locks,
-                               options.max_per_site, &owner, 0);
     RaceShardInputs in;
-    in.groups = groups_of_searches;
+    in.groups = race_groups;
     in.owner = &owner;
     in.infos = &infos;
     in.guarded = &race_guarded;
@@ -231,13 +234,14 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
     in.sealing = &sealing;
     in.retiring = &retiring;
     in.thread_count = thread_count;
-    in.semaphore_initial = semaphores.Initial();
+    in.semaphore_initial = semaphore_initial;
     in.final_event = final_event;
     in.forker = forker;
     in.max_per_site = options.max_per_site;
     shards.emplace(std::move(in), shard_count);
   }
-  PorClocks por(thread_count, semaphores.Initial(), std::move(final_event), /*record=*/false);
+  PorClocks por(thread_count, std::move(semaphore_initial), std::move(final_event),
+                /*record=*/false);
   por.SetForkers(std::move(forker));
   size_t next_sealed = 0;
   size_t next_retired = 0;
@@ -275,7 +279,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
         if (l != kNoLocation) {
           last = kept.IsLastAccessOfBytes(i);
           cls.emplace(&classes, l, e, lockset, infos[l], last);
-          if (!shards || owner[l] == 0) {
+          if (here(l)) {
             for (RaceSearch& search : searches)
               search.Access(i, e, l, infos[l], *cls, lockset, step.local, last, por);
           }
@@ -295,7 +299,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
           for (; next_free < frees.size() && frees[next_free].first < i; ++next_free) {
           }
           for (; next_free < frees.size() && frees[next_free].first == i; ++next_free) {
-            if (shards && owner[frees[next_free].second] != 0) continue;
+            if (!here(frees[next_free].second)) continue;
             for (RaceSearch& search : searches)
               search.Free(i, e, frees[next_free].second, lockset, step.local, por);
           }
@@ -305,7 +309,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
         if (i >= next_sealed_at) {
           for (; next_sealed < sealing.size() && last_accesses[sealing[next_sealed]] <= i;
                ++next_sealed) {
-            if (!shards || owner[sealing[next_sealed]] == 0)
+            if (here(sealing[next_sealed]))
               for (RaceSearch& search : searches) search.Seal(sealing[next_sealed]);
             for (UnitSearch& search : unit_searches) search.Seal(sealing[next_sealed]);
             for (PairSearch& search : pair_searches) search.Seal(sealing[next_sealed]);
@@ -316,7 +320,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
         if (i >= next_retired_at) {
           for (; next_retired < retiring.size() && last_uses[retiring[next_retired]] <= i;
                ++next_retired) {
-            if (!shards || owner[retiring[next_retired]] == 0)
+            if (here(retiring[next_retired]))
               for (RaceSearch& search : searches) search.Retire(retiring[next_retired]);
           }
           next_retired_at = due(retiring, last_uses, next_retired);

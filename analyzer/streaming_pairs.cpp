@@ -440,15 +440,15 @@ struct PairSearch::Impl {
     ts.recent.push_back(now);
   }
 
-  // Whether every unit's prefilter skips every pair with an access to location `l`: a unit that
-  // could take one has a region access to `l` too, so its window (of one lock set) holds the lock
-  // every region access to `l` holds (Reachable); and the pair's accesses, in a region of one lock
-  // set, both hold it in write mode.
   // Visit asks for the classes of region accesses only, to eligible locations not skipped.
   bool AsksClasses(LocationId l) const {
     return eligible_[l] != 0 && guards_[l].region_thread != AccessGuards::kNone && !Skipped(l);
   }
 
+  // Whether every unit's prefilter skips every pair with an access to location `l`: a unit that
+  // could take one has a region access to `l` too, so its window (of one lock set) holds the lock
+  // every region access to `l` holds (Reachable); and the pair's accesses, in a region of one lock
+  // set, both hold it in write mode.
   bool Skipped(LocationId l) const {
     const AccessGuards& guards = guards_[l];
     return guards.PrefilterSkipsHolding(guards.region_guard);
