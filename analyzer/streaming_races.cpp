@@ -287,14 +287,15 @@ class GroupSearch {
       return;
     }
     bool created = false;
-    const uint32_t b_class = ClassOf(s, info, cls.key(), last_of_bytes, &created);
+    const uint32_t b_class = ClassOf(s, info, i, cls.key(), last_of_bytes, por, &created);
     cls.Provide(b_class, created);
     if (s.nodes.held() >= s.sweep_at) SweepDead(s, por);
     RaceClass& B = s.classes[b_class];
     // Pairs (A, B) not resolved yet: the latest a of A is the least ordered before this b. If
     // it is, and A gets no more members, it is ordered before every later b too (they follow
     // this one in B's thread): the pair never resolves, and its node is reused.
-    const bool walk = B.partners != kNil && MayFollowOther(s, e.thread, por);
+    // (A new class's pairs were settled against this access as they were made: ClassOf.)
+    const bool walk = !created && B.partners != kNil && MayFollowOther(s, e.thread, por);
     for (uint32_t* link = &B.partners; walk && *link != kNil;) {
       const uint32_t a_class = s.nodes[*link].value;
       const RaceClass& A = s.classes[a_class];
@@ -601,8 +602,9 @@ class GroupSearch {
   // location's classes) on its first access: classes are numbered in order of first access, as
   // the sweep has them (`*created`: it is this access). `last_of_bytes`: no later access has the
   // key, so the index need not.
-  uint32_t ClassOf(LocationState& s, const LocationInfo& info, const AccessClassKey& key,
-                   bool last_of_bytes, bool* created) {
+  uint32_t ClassOf(LocationState& s, const LocationInfo& info, EventIndex i,
+                   const AccessClassKey& key, bool last_of_bytes, const PorClocks& por,
+                   bool* created) {
     const uint64_t hash = key.Hash();
     const auto id = static_cast<uint32_t>(s.classes.size());
     const bool single = info.single_range;
@@ -645,9 +647,16 @@ class GroupSearch {
       if (locks_->Exclusive(ys.lockset, key.lockset)) return;
       const bool y_first = RaceMask(ys.kind, key.kind) != 0;  // the pair (Y, N)
       const bool n_first = RaceMask(key.kind, ys.kind) != 0;  // the pair (N, Y)
+      // The pair (Y, N) is settled against N's first member, this access, as Access's walk of
+      // N's partners would: its witness if Y's latest is not ordered before it. Else it waits for
+      // N's next member, unless there is none (`last_of_bytes`) or Y gets no more members.
       if (y_first) {
         ++candidates_;
-        add_partner(id, y);
+        if (!por.OrderedBeforeCurrent(ys.thread, Y.latest_local, key.thread)) {
+          AddPairWitness(s, y, id, Y, s.classes[id], i);
+        } else if (!Y.complete && !last_of_bytes) {
+          add_partner(id, y);
+        }
       }
       if (n_first) {
         ++candidates_;
