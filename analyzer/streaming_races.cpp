@@ -16,10 +16,10 @@
 #include "analyzer/access_stream.h"
 #include "analyzer/block_vector.h"
 #include "analyzer/byte_heads.h"
+#include "analyzer/chunk_list_pool.h"
 #include "analyzer/class_index.h"
 #include "analyzer/flat_hash_map.h"
 #include "analyzer/held_locks.h"
-#include "analyzer/list_node_pool.h"
 #include "analyzer/pattern_search.h"
 #include "analyzer/por_clocks.h"
 
@@ -30,7 +30,7 @@ constexpr EventIndex kNone = ~EventIndex{0};
 // Classes of up to this many bytes are found by probing the bytes they could start at.
 constexpr uint64_t kSmallClass = 8;
 
-constexpr uint32_t kNil = ListNodePool::kNil;  // the end of a list of indices
+constexpr uint32_t kNil = ChunkListPool::kNil;  // the end of a list of indices
 static_assert(ByteHeads::kNil == kNil);
 // A small class is found by a walk of this many of its first byte's chain, past them in the index
 // (ClassIndex::kListed or more, so that the index has a table by then).
@@ -63,7 +63,7 @@ struct RaceClass {
   // A small class (in a chain of its first byte): its bytes, 1 to kSmallClass; 0 for another.
   EventIndex small_size : 4 = 0;
   uint32_t latest_local = 0;
-  uint32_t partners = kNil;  // list (LocationState::nodes) of the classes A of the pairs
+  uint32_t partners = kNil;  // list (LocationState::partners) of the classes A of the pairs
                              // (A, this) not resolved yet
   uint32_t stream = 0;       // its thread, site, kind and lock set
   // A small class: the next small class starting at the same byte (next_same_begin); another:
@@ -167,7 +167,7 @@ struct ThreadLast {
 struct LocationState {
   BlockVector<RaceClass> classes;  // by number, in order of first access
   ClassIndex index;                // the classes by key, until the location's last access
-  ListNodePool nodes;              // the classes' lists of partners, until its last access
+  ChunkListPool partners;          // the classes' lists of partners, until its last access
   std::vector<FreeRecord> frees;
   EventIndex last = kNone;  // the last access
   ThreadId last_thread = 0;
@@ -202,7 +202,7 @@ struct LocationState {
   bool sealed = false;
   bool retired = false;
   std::vector<DoneResult> done_frees;
-  // The nodes held (ListNodePool::held) at which the next SweepDead comes.
+  // The room held (ChunkListPool::held) at which the next SweepDead comes.
   size_t sweep_at = kFirstSweep;
 };
 
@@ -289,25 +289,20 @@ class GroupSearch {
     bool created = false;
     const uint32_t b_class = ClassOf(s, info, i, cls.key(), last_of_bytes, por, &created);
     cls.Provide(b_class, created);
-    if (s.nodes.held() >= s.sweep_at) SweepDead(s, por);
+    if (s.partners.held() >= s.sweep_at) SweepDead(s, por);
     RaceClass& B = s.classes[b_class];
     // Pairs (A, B) not resolved yet: the latest a of A is the least ordered before this b. If
     // it is, and A gets no more members, it is ordered before every later b too (they follow
-    // this one in B's thread): the pair never resolves, and its node is reused.
+    // this one in B's thread): the pair never resolves, and its place is reused.
     // (A new class's pairs were settled against this access as they were made: ClassOf.)
-    const bool walk = !created && B.partners != kNil && MayFollowOther(s, e.thread, por);
-    for (uint32_t* link = &B.partners; walk && *link != kNil;) {
-      const uint32_t a_class = s.nodes[*link].value;
-      const RaceClass& A = s.classes[a_class];
-      if (por.OrderedBeforeCurrent(streams_[A.stream].thread, A.latest_local, e.thread)) {
-        if (!A.complete) {
-          link = &s.nodes[*link].next;
-          continue;
-        }
-      } else {
+    if (!created && B.partners != kNil && MayFollowOther(s, e.thread, por)) {
+      s.partners.Filter(&B.partners, [&](uint32_t a_class) {
+        const RaceClass& A = s.classes[a_class];
+        if (por.OrderedBeforeCurrent(streams_[A.stream].thread, A.latest_local, e.thread))
+          return !A.complete;
         AddPairWitness(s, a_class, b_class, A, B, i);
-      }
-      s.nodes.Erase(link);
+        return false;
+      });
     }
     // FREEs since B's previous member (all of the location's before its first): this b is B's
     // first member after them.
@@ -326,9 +321,9 @@ class GroupSearch {
       }
     }
     if (last_of_bytes) {
-      // Its pairs still waiting never resolve: their nodes are reused.
+      // Its pairs still waiting never resolve: their places are reused.
       B.complete = true;
-      s.nodes.Clear(&B.partners);
+      s.partners.Clear(&B.partners);
     }
     B.latest = i;
     B.latest_local = local;
@@ -348,25 +343,21 @@ class GroupSearch {
   // members, and its latest is ordered before B's thread's event just fed (so before every later
   // one). B's next member would drop it (Access), but a class may get no more members while its
   // bytes are still in use: a buffer's readers leave a pair with each class of its writer. The
-  // sweep comes when the location's nodes held (in lists, or in cleared lists not yet reused)
-  // reach sweep_at: then at least half as many as its classes, or as there were nodes held, more,
-  // so that it costs O(1) a node.
+  // sweep comes when the room held in the location's lists (and in cleared lists not yet reused)
+  // reaches sweep_at: then at least half as many values as its classes, or as there was room,
+  // more, so that it costs O(1) a value.
   void SweepDead(LocationState& s, const PorClocks& por) {
     for (uint32_t b = 0; b < s.classes.size(); ++b) {
       RaceClass& B = s.classes[b];
       if (B.partners == kNil) continue;
       const ThreadId b_thread = streams_[B.stream].thread;
-      for (uint32_t* link = &B.partners; *link != kNil;) {
-        const RaceClass& A = s.classes[s.nodes[*link].value];
-        if (A.complete &&
-            por.OrderedBeforeCurrent(streams_[A.stream].thread, A.latest_local, b_thread)) {
-          s.nodes.Erase(link);
-        } else {
-          link = &s.nodes[*link].next;
-        }
-      }
+      s.partners.Filter(&B.partners, [&](uint32_t a_class) {
+        const RaceClass& A = s.classes[a_class];
+        return !A.complete ||
+               !por.OrderedBeforeCurrent(streams_[A.stream].thread, A.latest_local, b_thread);
+      });
     }
-    const size_t held = s.nodes.held();
+    const size_t held = s.partners.held();
     s.sweep_at = held + std::max({kFirstSweep, held, s.classes.size() / 2});
   }
 
@@ -438,7 +429,7 @@ class GroupSearch {
     s.index.Clear();
     s.small_by_begin.reset();
     std::vector<std::multimap<uint64_t, uint32_t>>().swap(s.by_begin);
-    s.nodes = ListNodePool();
+    s.partners = ChunkListPool();
     for (size_t c = 0; c < s.classes.size(); ++c) s.classes[c].partners = kNil;
   }
 
@@ -637,7 +628,7 @@ class GroupSearch {
     s.index.Add(id, hash, !last_of_bytes && !chained,
                 [&](uint32_t c) { return KeyOf(s.classes[c]).Hash(); });
     auto add_partner = [&](uint32_t to, uint32_t partner) {
-      s.nodes.Push(&s.classes[to].partners, partner);
+      s.partners.Push(&s.classes[to].partners, partner);
     };
     auto link = [&](uint32_t y) {
       const RaceClass& Y = s.classes[y];

@@ -1,6 +1,6 @@
 // The race search's per-location storage: BlockVector (elements stay where they are and keep
-// their values as the array grows through its doubling blocks into its fixed ones), ListNodePool
-// (many lists sharing nodes, freed nodes reused: against std::vector models under random
+// their values as the array grows through its doubling blocks into its fixed ones), ChunkListPool
+// (many lists sharing chunks, freed chunks reused: against sorted std::vector models under random
 // operations), ClassIndex (a class found by key whether the index walks its records or, past
 // kListed, looks in its table; classes made not to be kept are found only by a walk) and
 // ByteHeads (a value per byte against a std::map, before and after it turns into an array).
@@ -8,14 +8,15 @@
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <map>
+#include <numeric>
 #include <set>
 #include <vector>
 
 #include "analyzer/block_vector.h"
 #include "analyzer/byte_heads.h"
+#include "analyzer/chunk_list_pool.h"
 #include "analyzer/class_index.h"
 #include "analyzer/flat_hash_map.h"
-#include "analyzer/list_node_pool.h"
 #include "scrambler.h"
 
 namespace pecan {
@@ -53,97 +54,107 @@ TEST_CASE("BlockVector keeps its elements in place and their values as it grows"
   for (uint32_t i = 0; i < 20000; ++i) REQUIRE(defaults[i] == (i ^ 0x5555));
 }
 
-TEST_CASE("ListNodePool's lists match a model under random pushes, erases and clears") {
-  for (uint64_t seed = 1; seed <= 20; ++seed) {
+// A list's values, sorted (a list has no order).
+std::vector<uint32_t> ListValues(ChunkListPool& pool, uint32_t head) {
+  std::vector<uint32_t> values;
+  pool.Filter(&head, [&](uint32_t v) {
+    values.push_back(v);
+    return true;
+  });
+  std::sort(values.begin(), values.end());
+  return values;
+}
+
+TEST_CASE("ChunkListPool's lists match a model under random pushes, filters and clears") {
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
     Scrambler next(seed);
-    ListNodePool pool;
+    ChunkListPool pool;
     constexpr int kLists = 7;
-    std::vector<uint32_t> heads(kLists, ListNodePool::kNil);
-    std::vector<std::vector<uint32_t>> model(kLists);  // each list from its head
-    size_t cleared = 0;                                // nodes in cleared lists, reused or not
+    std::vector<uint32_t> heads(kLists, ChunkListPool::kNil);
+    std::vector<std::vector<uint32_t>> model(kLists);  // each list's values, sorted
+    uint32_t serial = 0;  // values are distinct, so a value visited twice shows
     for (int step = 0; step < 3000; ++step) {
       const uint32_t l = next() % kLists;
-      const uint32_t op = next() % 10;
-      if (op < 6) {
-        const uint32_t value = next();
-        const size_t made = pool.made();
-        size_t listed = 0;
-        for (const auto& m : model) listed += m.size();
-        const bool any_free = listed < made;
+      const uint32_t op = next() % 20;
+      if (op < 13) {
+        const uint32_t value = serial++;
         pool.Push(&heads[l], value);
-        model[l].insert(model[l].begin(), value);
-        REQUIRE(pool.made() == (any_free ? made : made + 1));  // a free node is reused first
-      } else if (op < 9) {
-        if (model[l].empty()) continue;
-        // Erase the k-th node, walking links as the race search does.
-        const size_t k = next() % model[l].size();
-        uint32_t* link = &heads[l];
-        for (size_t at = 0; at < k; ++at) link = &pool[*link].next;
-        pool.Erase(link);
-        model[l].erase(model[l].begin() + static_cast<std::ptrdiff_t>(k));
+        model[l].insert(std::lower_bound(model[l].begin(), model[l].end(), value), value);
+      } else if (op < 19) {
+        // Keep each value with a chance of 0 to 100%, as a walk or a sweep does; every value is
+        // offered once.
+        const uint32_t keep_percent = next() % 5 * 25;
+        std::vector<uint32_t> offered;
+        std::vector<uint32_t> kept;
+        pool.Filter(&heads[l], [&](uint32_t v) {
+          offered.push_back(v);
+          const bool keep = next() % 100 < keep_percent;
+          if (keep) kept.push_back(v);
+          return keep;
+        });
+        std::sort(offered.begin(), offered.end());
+        REQUIRE(offered == model[l]);
+        std::sort(kept.begin(), kept.end());
+        model[l] = kept;
+        if (kept.empty()) REQUIRE(heads[l] == ChunkListPool::kNil);
       } else {
         pool.Clear(&heads[l]);
-        cleared += model[l].size();
         model[l].clear();
-        REQUIRE(heads[l] == ListNodePool::kNil);
+        REQUIRE(heads[l] == ChunkListPool::kNil);
       }
-      // Every list holds its model's values, in order; held() counts them all, and at most the
-      // nodes of cleared lists besides (Push reuses them before it makes new ones).
+      // Every list holds its model's values; held() has room for them all.
       size_t in_lists = 0;
       for (int m = 0; m < kLists; ++m) {
-        std::vector<uint32_t> got;
-        for (uint32_t n = heads[m]; n != ListNodePool::kNil; n = pool[n].next)
-          got.push_back(pool[n].value);
-        REQUIRE(got == model[m]);
-        in_lists += got.size();
+        REQUIRE(ListValues(pool, heads[m]) == model[m]);
+        in_lists += model[m].size();
       }
       REQUIRE(pool.held() >= in_lists);
-      REQUIRE(pool.held() <= in_lists + cleared);
+      REQUIRE(pool.held() <= pool.made() * ChunkListPool::kPerChunk);
     }
   }
 }
 
-TEST_CASE("ListNodePool reuses freed nodes before making new ones") {
-  ListNodePool pool;
-  uint32_t a = ListNodePool::kNil;
-  uint32_t b = ListNodePool::kNil;
-  for (uint32_t v = 0; v < 10; ++v) pool.Push(&a, v);
-  std::vector<uint32_t> nodes;
-  for (uint32_t n = a; n != ListNodePool::kNil; n = pool[n].next) nodes.push_back(n);
-  pool.Erase(&pool[a].next);  // one node freed on its own, then the nine of the list
-  pool.Clear(&a);
-  for (uint32_t v = 0; v < 10; ++v) pool.Push(&b, 100 + v);
-  std::vector<uint32_t> reused;
-  for (uint32_t n = b; n != ListNodePool::kNil; n = pool[n].next) reused.push_back(n);
-  std::sort(nodes.begin(), nodes.end());
-  std::sort(reused.begin(), reused.end());
-  REQUIRE(reused == nodes);  // no eleventh node was made
-  REQUIRE(pool.made() == 10);
-  REQUIRE(pool.held() == 10);
+TEST_CASE("ChunkListPool packs values in chunks and reuses emptied ones") {
+  ChunkListPool pool;
+  uint32_t a = ChunkListPool::kNil;
+  for (uint32_t v = 0; v < 3 * ChunkListPool::kPerChunk; ++v) pool.Push(&a, v);
+  REQUIRE(pool.made() == 3);  // full chunks: a chunk per kPerChunk values
+  REQUIRE(pool.held() == 3 * ChunkListPool::kPerChunk);
+  pool.Push(&a, 100);
+  REQUIRE(pool.made() == 4);
+  // Dropping all but two values frees all but one chunk; new values fill it, then the freed ones.
+  pool.Filter(&a, [](uint32_t v) { return v == 5 || v == 100; });
+  REQUIRE(ListValues(pool, a) == std::vector<uint32_t>{5, 100});
+  REQUIRE(pool.held() == ChunkListPool::kPerChunk);
+  uint32_t b = ChunkListPool::kNil;
+  for (uint32_t v = 0; v < 3 * ChunkListPool::kPerChunk; ++v) pool.Push(&b, 200 + v);
+  REQUIRE(pool.made() == 4);
+  pool.Push(&a, 101);  // a's chunk has room
+  REQUIRE(pool.made() == 4);
+  REQUIRE(ListValues(pool, a) == std::vector<uint32_t>{5, 100, 101});
 }
 
-TEST_CASE("ListNodePool reuses the nodes of several cleared lists, then makes new ones") {
-  ListNodePool pool;
-  std::vector<uint32_t> heads(3, ListNodePool::kNil);
+TEST_CASE("ChunkListPool reuses the chunks of cleared lists, then makes new ones") {
+  ChunkListPool pool;
+  constexpr uint32_t kPer = ChunkListPool::kPerChunk;
+  std::vector<uint32_t> heads(3, ChunkListPool::kNil);
   for (uint32_t l = 0; l < 3; ++l)
-    for (uint32_t v = 0; v < 5 + l; ++v) pool.Push(&heads[l], v);  // 5 + 6 + 7 nodes
+    for (uint32_t v = 0; v < (2 + l) * kPer; ++v) pool.Push(&heads[l], v);  // 2 + 3 + 4 chunks
+  REQUIRE(pool.made() == 9);
   pool.Clear(&heads[0]);
   pool.Clear(&heads[2]);
-  REQUIRE(pool.held() == 18);  // cleared lists count until their nodes are reused
-  uint32_t fresh = ListNodePool::kNil;
-  for (uint32_t v = 0; v < 12; ++v) pool.Push(&fresh, v);
-  REQUIRE(pool.made() == 18);
-  pool.Push(&fresh, 12);  // none free: a new node
-  REQUIRE(pool.made() == 19);
-  REQUIRE(pool.held() == 19);
-  std::vector<uint32_t> values;
-  for (uint32_t n = fresh; n != ListNodePool::kNil; n = pool[n].next)
-    values.push_back(pool[n].value);
-  REQUIRE(values.size() == 13);
-  for (uint32_t k = 0; k < 13; ++k) REQUIRE(values[k] == 12 - k);
-  size_t untouched = 0;  // list 1 is as it was
-  for (uint32_t n = heads[1]; n != ListNodePool::kNil; n = pool[n].next) ++untouched;
-  REQUIRE(untouched == 6);
+  REQUIRE(pool.held() == 9 * kPer);  // cleared lists count until their chunks are reused
+  uint32_t fresh = ChunkListPool::kNil;
+  for (uint32_t v = 0; v < 6 * kPer; ++v) pool.Push(&fresh, v);
+  REQUIRE(pool.made() == 9);
+  pool.Push(&fresh, 6 * kPer);  // none free: a new chunk
+  REQUIRE(pool.made() == 10);
+  std::vector<uint32_t> expected(6 * kPer + 1);
+  std::iota(expected.begin(), expected.end(), 0u);
+  REQUIRE(ListValues(pool, fresh) == expected);  // no stale value of a cleared list
+  std::vector<uint32_t> untouched(3 * kPer);     // list 1 is as it was
+  std::iota(untouched.begin(), untouched.end(), 0u);
+  REQUIRE(ListValues(pool, heads[1]) == untouched);
 }
 
 uint64_t KeyHash(uint32_t key) {
