@@ -12,6 +12,7 @@
 #include "analyzer/byte_key_lines.h"
 #include "analyzer/flat_hash_map.h"
 #include "analyzer/held_locks.h"
+#include "analyzer/huge_pages.h"
 #include "analyzer/window_prefilter.h"
 
 namespace pecan {
@@ -816,6 +817,7 @@ void KeptAccesses::Decide() {
   KeyTable keys = impl_->first.TakeKeys();
   const FreeTable frees = impl_->first.TakeFrees();
   impl_->first = AccessKeyer();  // its table of ranges goes before the merge
+  ReturnFreedHeap();
   MergedKeys merged(keys, frees, impl_->filter);
   impl_->frees = std::move(merged.frees);
   impl_->last_uses = std::move(merged.kept_last);

@@ -1,5 +1,6 @@
 #include "analyzer/huge_pages.h"
 
+#include <malloc.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -36,6 +37,10 @@ size_t HugePageHeap::Follow() {
   if (madvise(reinterpret_cast<void*>(begin), end - begin, MADV_COLLAPSE) == 0) return end - begin;
   if (errno == EINVAL || errno == EPERM) supported_ = false;  // an older kernel, or THP off
   return 0;
+}
+
+void ReturnFreedHeap() {
+  malloc_trim(0);
 }
 
 }  // namespace pecan

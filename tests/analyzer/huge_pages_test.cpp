@@ -1,8 +1,10 @@
 // HugePageHeap: the heap a program grows is collapsed into huge pages where the kernel allows it,
-// and its bytes are left as they were.
+// and its bytes are left as they were. ReturnFreedHeap: the freed middle of the heap stops being
+// resident.
 #include <unistd.h>
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 #include <memory>
@@ -24,6 +26,15 @@ uint64_t AnonHugeBytes() {
     if (name == "AnonHugePages:" && in >> kb) return kb * 1024;
   }
   return 0;
+}
+
+// The process's resident memory, from /proc/self/statm (0 if unreadable).
+uint64_t ResidentBytes() {
+  std::ifstream in("/proc/self/statm");
+  uint64_t pages = 0;
+  uint64_t resident = 0;
+  if (!(in >> pages >> resident)) return 0;
+  return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
 }  // namespace
@@ -59,4 +70,29 @@ TEST_CASE("HugePageHeap collapses the heap grown under it and keeps its bytes", 
     CHECK(collapsed >= 8 << 20);  // most of the 16 MiB the heap grew by
     CHECK(AnonHugeBytes() >= huge_before + collapsed);
   }
+}
+
+TEST_CASE("ReturnFreedHeap gives back the freed middle of the heap", "[memory]") {
+  // 32 MiB of heap blocks, written, then all but a last one freed: the last keeps free() from
+  // trimming the heap's top, so the freed ones stay resident until ReturnFreedHeap.
+  constexpr size_t kBlock = 64 << 10;
+  const auto heap_end = [] { return reinterpret_cast<uintptr_t>(sbrk(0)); };
+  const uintptr_t start = heap_end();
+  std::vector<std::unique_ptr<uint8_t[]>> blocks;
+  while (heap_end() - start < (32u << 20) && blocks.size() < 1024) {
+    blocks.emplace_back(new uint8_t[kBlock]);
+    std::fill(blocks.back().get(), blocks.back().get() + kBlock, uint8_t{0x5A});
+  }
+  if (heap_end() - start < (32u << 20)) {
+    WARN("malloc did not grow the heap (not glibc's malloc, as under AddressSanitizer)");
+    return;
+  }
+  std::unique_ptr<uint8_t[]> last = std::move(blocks.back());
+  blocks.pop_back();
+  blocks.clear();
+  const uint64_t before = ResidentBytes();
+  ReturnFreedHeap();
+  const uint64_t after = ResidentBytes();
+  CHECK(before >= after + (24u << 20));  // most of the 32 MiB freed
+  CHECK(last[kBlock - 1] == 0x5A);       // the block still held keeps its bytes
 }
