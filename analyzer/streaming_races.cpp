@@ -62,6 +62,9 @@ struct RaceClass {
   EventIndex complete : 1 = 0;
   // A small class (in a chain of its first byte): its bytes, 1 to kSmallClass; 0 for another.
   EventIndex small_size : 4 = 0;
+  // A small class made when its chain already held kChainWalk classes or more: every class of the
+  // chain is in the index since, so a lookup that finds it at the head goes there without a walk.
+  EventIndex chain_indexed : 1 = 0;
   uint32_t latest_local = 0;
   uint32_t partners = kNil;  // list (LocationState::partners) of the classes A of the pairs
                              // (A, this) not resolved yet
@@ -611,7 +614,9 @@ class GroupSearch {
     // The chain's length, up to kChainWalk + 1 (past kChainWalk: the index holds the rest).
     uint32_t chain_length = 0;
     if (chained && s.small_by_begin) {
-      for (uint32_t c = s.small_by_begin->At(begin); c != kNil;
+      const uint32_t head = s.small_by_begin->At(begin);
+      if (head != kNil && s.classes[head].chain_indexed) chain_length = kChainWalk + 1;
+      for (uint32_t c = head; c != kNil && chain_length <= kChainWalk;
            c = s.classes[c].next_same_begin()) {
         if (chain_length++ == kChainWalk) break;
         if (same(c)) {
@@ -678,9 +683,10 @@ class GroupSearch {
       uint32_t& head = s.small_by_begin->Slot(begin);
       // Every class deeper than the first kChainWalk of the chain is in the index: all of them
       // once it gets that long (chain_length: as the lookup above walked it), and each new one
-      // since.
+      // since, which says so (chain_indexed).
       if (chain_length >= kChainWalk) {
         s.index.Keep(id, hash);
+        s.classes[id].chain_indexed = 1;
         for (uint32_t c = head; chain_length == kChainWalk && c != kNil;
              c = s.classes[c].next_same_begin())
           s.index.Keep(c, KeyOf(s.classes[c]).Hash());
