@@ -537,7 +537,7 @@ struct KeptAccesses::Impl {
   HeldLocks locks;
   StreamIds streams;  // of the accesses of keys followed
   // The classes seen: (key << 32 | stream), 8 bytes a slot (a map of the whole class took 24),
-  // in a set per page of kClassPageKeys keys numbered in a row: a buffer's bytes, numbered as a
+  // in a set per page of 2^kClassPageBits keys numbered in a row: a buffer's bytes, numbered as a
   // thread first walked them, are walked again in a row, and their classes are then found in one
   // page's set, in the cache, where one set of them all missed it at nearly every access
   // (pcompress 8 MiB: 9.5% of the analysis's time). Before it, some seen lately, by hash: most
