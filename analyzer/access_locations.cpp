@@ -604,17 +604,28 @@ KeptAccesses::KeptAccesses(const LocationFilter& filter) : impl_(std::make_uniqu
 
 KeptAccesses::~KeptAccesses() = default;
 
-void KeptAccesses::ScanAccess(EventIndex i, const Event& e) {
+KeptAccesses::ScanNote KeptAccesses::KeyAccess(EventIndex i, const Event& e) {
+  static_assert(kNoKey == AccessKeyer::kNoKey);
+  ScanNote note;
+  note.key = impl_->first.Add(i, e.thread, e.kind, e.addr, e.size);
+  if (note.key != kNoKey) {
+    const KeyInfo& key = impl_->first.keys()[note.key];
+    if (key.many_threads) note.first_thread = key.first_thread;
+  }
+  return note;
+}
+
+void KeptAccesses::FollowAccess(EventIndex i, const Event& e, ScanNote note) {
   Impl& s = *impl_;
-  const uint32_t key = s.first.Add(i, e.thread, e.kind, e.addr, e.size);
-  if (track_guards_ && key != AccessKeyer::kNoKey) NoteGuards(key, e);
+  const uint32_t key = note.key;
+  if (track_guards_ && key != kNoKey) NoteGuards(key, e);
   if (!track_classes_) return;
   if (s.any_ended && e.thread < s.ended.size() && s.ended[e.thread]) [[unlikely]]
     s.access_after_end = true;
   // Only the classes of a key accessed by two threads are followed: its first such access is a
   // new class (the table has none of the key's yet), at or after every earlier access; a key one
   // thread alone accesses has its last access as bound (Decide).
-  if (key != AccessKeyer::kNoKey && s.first.keys()[key].many_threads) {
+  if (key != kNoKey && note.first_thread != kOneThread) {
     const uint32_t stream = s.streams.Of({e.thread, e.site, s.locks.Current(e.thread), e.kind});
     const uint64_t seen = uint64_t{key} << 32 | stream;
     uint64_t& recent = s.recent_classes[MixHash(seen) >> 52];
@@ -634,7 +645,7 @@ void KeptAccesses::ScanAccess(EventIndex i, const Event& e) {
       const bool stands_in = s.new_class_by_key[key] == 0;
       s.new_class_by_key[key] = i;
       if (!CompletesNoUnit(key, e.thread) ||
-          (stands_in && !CompletesNoUnit(key, s.first.keys()[key].first_thread, /*now=*/false)))
+          (stands_in && !CompletesNoUnit(key, note.first_thread, /*now=*/false)))
         s.unit_class_by_key[key] = i;
     }
   }

@@ -127,10 +127,26 @@ class KeptAccesses {
 
   // Inline: the first pass calls it for every event, and most need no more than a look at their
   // kind (held locks matter only to the access classes).
-  void Scan(EventIndex i, const Event& e) {
+  void Scan(EventIndex i, const Event& e) { Follow(i, e, Key(i, e)); }
+  // Scan in two stages, for a pass over two threads (ForEachEventInTwoStages): Key of every
+  // event, in order, on one thread, and Follow of every event with Key's note, in order, on
+  // another. Key uses the table of keys alone, and Follow everything else: Decide after both.
+  static constexpr uint32_t kNoKey = ~0u;
+  static constexpr ThreadId kOneThread = ~ThreadId{0};  // names no thread (AccessGuards::kNone)
+  struct ScanNote {
+    uint32_t key = kNoKey;  // of an access: its (address, size, allocation version)'s number
+    // With two threads or more on the key so far (this access's too): the first; else kOneThread.
+    ThreadId first_thread = kOneThread;
+  };
+  ScanNote Key(EventIndex i, const Event& e) {
+    if (!IsAccess(e.kind) && e.kind != EventKind::kFree && e.kind != EventKind::kAlloc)
+      return ScanNote{};
+    return KeyAccess(i, e);
+  }
+  void Follow(EventIndex i, const Event& e, ScanNote note) {
     if (track_guards_) CountThreadEvent(e.thread);
     if (IsAccess(e.kind) || e.kind == EventKind::kFree || e.kind == EventKind::kAlloc) {
-      ScanAccess(i, e);
+      FollowAccess(i, e, note);
     } else if (follow_scopes_ &&
                (IsAcquire(e.kind) || IsRelease(e.kind) || e.kind == EventKind::kRegionBegin ||
                 e.kind == EventKind::kRegionEnd)) {
@@ -188,7 +204,9 @@ class KeptAccesses {
   const std::vector<AccessGuards>& GuardsOf() const;
 
  private:
-  void ScanAccess(EventIndex i, const Event& e);  // an access, FREE or ALLOC
+  // An access, FREE or ALLOC: its key (Key), and what the others follow (Follow).
+  ScanNote KeyAccess(EventIndex i, const Event& e);
+  void FollowAccess(EventIndex i, const Event& e, ScanNote note);
   // With TrackGuards, every event: its thread's events so far (how long its regions last).
   void CountThreadEvent(ThreadId t) {
     if (t >= thread_events_.size()) thread_events_.resize(size_t{t} + 1, 0);

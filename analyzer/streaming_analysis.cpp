@@ -26,6 +26,7 @@
 #include "analyzer/streaming_units.h"
 #include "trace_format/event_pass.h"
 #include "trace_format/trace_reader.h"
+#include "trace_format/two_stage_pass.h"
 
 namespace pecan {
 namespace {
@@ -91,7 +92,10 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   const unsigned shard_count = RaceShardCount(options);
   const bool split_races =
       shard_count >= 2 && std::any_of(patterns.begin(), patterns.end(), IsRaceShaped);
-  if (split_races) ShareOneHeap();
+  // With two threads or more, the first pass keys the accesses on one (KeptAccesses::Key) while
+  // this one follows the rest (KeptAccesses::Follow).
+  const bool two_stages = shard_count >= 2;
+  if (split_races || two_stages) ShareOneHeap();
   HugePageHeap heap;
   const bool deadlocks = SelectsDeadlocks(options.patterns);
   KeptAccesses kept(LocationFilterFor(options));
@@ -108,22 +112,28 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   std::vector<ThreadId> forker;         // per thread: who forks it
   {
     TraceReader reader(path, /*log_warnings=*/false);  // the second pass warns, once
-    events = ForEachEvent(
-        reader, show_progress, "reading the trace (1 of 2: its locations)", 0,
-        [&](EventIndex i, const Event& e) {
-          if (i % kFollowHeapEvery == 0) heap.Follow();
-          kept.Scan(i, e);
-          if (e.kind == EventKind::kSemPost || e.kind == EventKind::kSemWait) semaphores.Scan(e);
-          // A fork before its child's first event (so forkers form no
-          // cycle, even in a damaged trace).
-          const bool started = e.addr < final_event.size() && final_event[e.addr] != ~EventIndex{0};
-          if (e.kind == EventKind::kFork && e.addr < (uint64_t{1} << 24) && !started) {
-            if (e.addr >= forker.size()) forker.resize(e.addr + 1, kNoThread);
-            if (forker[e.addr] == kNoThread) forker[e.addr] = e.thread;
-          }
-          if (e.thread >= final_event.size()) final_event.resize(e.thread + 1, ~EventIndex{0});
-          final_event[e.thread] = i;
-        });
+    auto follow = [&](EventIndex i, const Event& e, KeptAccesses::ScanNote note) {
+      if (i % kFollowHeapEvery == 0) heap.Follow();
+      kept.Follow(i, e, note);
+      if (e.kind == EventKind::kSemPost || e.kind == EventKind::kSemWait) semaphores.Scan(e);
+      // A fork before its child's first event (so forkers form no
+      // cycle, even in a damaged trace).
+      const bool started = e.addr < final_event.size() && final_event[e.addr] != ~EventIndex{0};
+      if (e.kind == EventKind::kFork && e.addr < (uint64_t{1} << 24) && !started) {
+        if (e.addr >= forker.size()) forker.resize(e.addr + 1, kNoThread);
+        if (forker[e.addr] == kNoThread) forker[e.addr] = e.thread;
+      }
+      if (e.thread >= final_event.size()) final_event.resize(e.thread + 1, ~EventIndex{0});
+      final_event[e.thread] = i;
+    };
+    const std::string label = "reading the trace (1 of 2: its locations)";
+    events = two_stages
+                 ? ForEachEventInTwoStages<KeptAccesses::ScanNote>(
+                       reader, show_progress, label, 0,
+                       [&](EventIndex i, const Event& e) { return kept.Key(i, e); }, follow)
+                 : ForEachEvent(reader, show_progress, label, 0, [&](EventIndex i, const Event& e) {
+                     follow(i, e, kept.Key(i, e));
+                   });
     thread_count = std::max<uint32_t>(static_cast<uint32_t>(final_event.size()),
                                       static_cast<uint32_t>(reader.threads().size()));
   }
