@@ -62,6 +62,8 @@ constexpr unsigned kDefaultShards = 4;
 // split needs this many keys dealt to the other threads.
 constexpr uint32_t kBufferKeys = 64;
 constexpr uint64_t kSplitKeys = 4096;
+// A key dealt to this thread counts this many times (it has other work: see the deal below).
+constexpr uint64_t kHereWeight = 2;
 unsigned RaceShardCount(const AnalysisOptions& options) {
   if (options.threads != 0) return std::min(options.threads, 64u);
   cpu_set_t cpus;
@@ -198,7 +200,10 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   // holds one lock (RaceGuardedLocations: no classes), or that have few keys (a variable, not a
   // buffer: a class per thread, site, kind and lock set, not also per byte). The buffers are dealt
   // out to all the threads, this one too (with them all on the other threads, this one waited:
-  // pcompress 1 MiB took 10% longer), each to the one with the fewest keys so far. With too few
+  // pcompress 1 MiB took 10% longer), each to the one with the fewest keys so far, where a key
+  // dealt here counts kHereWeight times: this thread also reads and decodes the events, locates
+  // the accesses, feeds the others and searches the atomic regions (dealt evenly, pcompress 8 MiB's
+  // other thread spent 12 s searching while this one spent 23 s in the pass). With too few
   // keys to deal out there is no split: the other threads would follow every event for little
   // (shardmap's few small arrays split so took 10-25% longer, and 10 MB more for the threads'
   // copies of its lock sets). A number of threads asked for (AnalysisOptions::threads) deals out
@@ -208,7 +213,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   if (split_races) {
     const std::vector<uint32_t>& key_counts = kept.KeyCounts();
     owner.assign(infos.size(), 0);
-    std::vector<uint64_t> load(shard_count, 0);  // keys dealt to each shard
+    std::vector<uint64_t> load(shard_count, 0);  // keys dealt to each shard (here: weighed)
     for (LocationId l = 0; l < infos.size(); ++l) {
       const bool asked = std::any_of(unit_searches.begin(), unit_searches.end(),
                                      [&](const UnitSearch& u) { return u.AsksClasses(l); }) ||
@@ -218,7 +223,7 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
       if (options.threads == 0 && (race_guarded[l] || key_counts[l] < kBufferKeys)) continue;
       const auto least = std::min_element(load.begin(), load.end());
       owner[l] = static_cast<uint8_t>(least - load.begin());
-      *least += key_counts[l];
+      *least += key_counts[l] * (least == load.begin() ? kHereWeight : 1);
     }
     const uint64_t dealt = std::accumulate(load.begin() + 1, load.end(), uint64_t{0});
     if (dealt == 0 || (options.threads == 0 && dealt < kSplitKeys))
@@ -274,68 +279,81 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
     label += (k == 0 ? "" : k + 1 == what.size() ? " and " : ", ") + what[k];
   label += ")";
   TraceReader reader(path, log_warnings);
+  // Each event's location, and for an access whether it is the last to its bytes: with two
+  // threads or more, found by the reading thread (Locate's recent answers are its own).
+  struct Located {
+    LocationId l;
+    bool last;
+  };
+  auto locate = [&](EventIndex i, const Event& e) {
+    const LocationId l = kept.Locate(i, e);
+    return Located{l, l != kNoLocation && kept.IsLastAccessOfBytes(i)};
+  };
+  auto visit = [&](EventIndex i, const Event& e, Located at) {
+    if (i % kFollowHeapEvery == 0) heap.Follow();
+    const LocationId l = at.l;
+    if (IsAccess(e.kind) && l == kNoLocation) return;  // an access no pattern can use
+    const uint32_t lockset = locks.Current(e.thread);
+    if (deadlocks && (e.kind == EventKind::kLock || e.kind == EventKind::kReadLock))
+      AddLockRequest(i, e, locks, por, thread_events[e.thread], &held, &lock_order);
+    ++thread_events[e.thread];
+    const PorStep step = por.Visit(i, e);
+    const bool last = at.last;
+    std::optional<AccessClassLookup> cls;  // numbered once a search asks
+    if (l != kNoLocation) {
+      cls.emplace(&classes, l, e, lockset, infos[l], last);
+      if (here(l)) {
+        for (RaceSearch& search : searches)
+          search.Access(i, e, l, infos[l], *cls, lockset, step.local, last, por);
+      }
+    }
+    if (shards) shards->Feed(i, e, l, last);
+    if (!unit_searches.empty() || !pair_searches.empty()) {
+      const RegionId region = regions.Visit(e.thread, e.kind, e.addr);
+      const bool access = IsAccess(e.kind) && cls;
+      const LocationId at = access ? l : kNoLocation;
+      AccessClassLookup* const lookup = access ? &*cls : nullptr;
+      for (UnitSearch& search : unit_searches)
+        search.Visit(i, e, at, lookup, lockset, step, region, last, por);
+      for (PairSearch& search : pair_searches)
+        search.Visit(i, e, at, lookup, lockset, step, region, por);
+    }
+    if (i >= next_free_at) {
+      for (; next_free < frees.size() && frees[next_free].first < i; ++next_free) {
+      }
+      for (; next_free < frees.size() && frees[next_free].first == i; ++next_free) {
+        if (!here(frees[next_free].second)) continue;
+        for (RaceSearch& search : searches)
+          search.Free(i, e, frees[next_free].second, lockset, step.local, por);
+      }
+      next_free_at = free_due(next_free);
+    }
+    locks.Visit(i, e);
+    if (i >= next_sealed_at) {
+      for (; next_sealed < sealing.size() && last_accesses[sealing[next_sealed]] <= i;
+           ++next_sealed) {
+        if (here(sealing[next_sealed]))
+          for (RaceSearch& search : searches) search.Seal(sealing[next_sealed]);
+        for (UnitSearch& search : unit_searches) search.Seal(sealing[next_sealed]);
+        for (PairSearch& search : pair_searches) search.Seal(sealing[next_sealed]);
+        classes.Seal(sealing[next_sealed]);
+      }
+      next_sealed_at = due(sealing, last_accesses, next_sealed);
+    }
+    if (i >= next_retired_at) {
+      for (; next_retired < retiring.size() && last_uses[retiring[next_retired]] <= i;
+           ++next_retired) {
+        if (here(retiring[next_retired]))
+          for (RaceSearch& search : searches) search.Retire(retiring[next_retired]);
+      }
+      next_retired_at = due(retiring, last_uses, next_retired);
+    }
+  };
   const uint64_t read =
-      ForEachEvent(reader, show_progress, label, events, [&](EventIndex i, const Event& e) {
-        if (i % kFollowHeapEvery == 0) heap.Follow();
-        const LocationId l = kept.Locate(i, e);
-        if (IsAccess(e.kind) && l == kNoLocation) return;  // an access no pattern can use
-        const uint32_t lockset = locks.Current(e.thread);
-        if (deadlocks && (e.kind == EventKind::kLock || e.kind == EventKind::kReadLock))
-          AddLockRequest(i, e, locks, por, thread_events[e.thread], &held, &lock_order);
-        ++thread_events[e.thread];
-        const PorStep step = por.Visit(i, e);
-        bool last = false;
-        std::optional<AccessClassLookup> cls;  // numbered once a search asks
-        if (l != kNoLocation) {
-          last = kept.IsLastAccessOfBytes(i);
-          cls.emplace(&classes, l, e, lockset, infos[l], last);
-          if (here(l)) {
-            for (RaceSearch& search : searches)
-              search.Access(i, e, l, infos[l], *cls, lockset, step.local, last, por);
-          }
-        }
-        if (shards) shards->Feed(i, e, l, last);
-        if (!unit_searches.empty() || !pair_searches.empty()) {
-          const RegionId region = regions.Visit(e.thread, e.kind, e.addr);
-          const bool access = IsAccess(e.kind) && cls;
-          const LocationId at = access ? l : kNoLocation;
-          AccessClassLookup* const lookup = access ? &*cls : nullptr;
-          for (UnitSearch& search : unit_searches)
-            search.Visit(i, e, at, lookup, lockset, step, region, last, por);
-          for (PairSearch& search : pair_searches)
-            search.Visit(i, e, at, lookup, lockset, step, region, por);
-        }
-        if (i >= next_free_at) {
-          for (; next_free < frees.size() && frees[next_free].first < i; ++next_free) {
-          }
-          for (; next_free < frees.size() && frees[next_free].first == i; ++next_free) {
-            if (!here(frees[next_free].second)) continue;
-            for (RaceSearch& search : searches)
-              search.Free(i, e, frees[next_free].second, lockset, step.local, por);
-          }
-          next_free_at = free_due(next_free);
-        }
-        locks.Visit(i, e);
-        if (i >= next_sealed_at) {
-          for (; next_sealed < sealing.size() && last_accesses[sealing[next_sealed]] <= i;
-               ++next_sealed) {
-            if (here(sealing[next_sealed]))
-              for (RaceSearch& search : searches) search.Seal(sealing[next_sealed]);
-            for (UnitSearch& search : unit_searches) search.Seal(sealing[next_sealed]);
-            for (PairSearch& search : pair_searches) search.Seal(sealing[next_sealed]);
-            classes.Seal(sealing[next_sealed]);
-          }
-          next_sealed_at = due(sealing, last_accesses, next_sealed);
-        }
-        if (i >= next_retired_at) {
-          for (; next_retired < retiring.size() && last_uses[retiring[next_retired]] <= i;
-               ++next_retired) {
-            if (here(retiring[next_retired]))
-              for (RaceSearch& search : searches) search.Retire(retiring[next_retired]);
-          }
-          next_retired_at = due(retiring, last_uses, next_retired);
-        }
-      });
+      two_stages
+          ? ForEachEventInTwoStages<Located>(reader, show_progress, label, events, locate, visit)
+          : ForEachEvent(reader, show_progress, label, events,
+                         [&](EventIndex i, const Event& e) { visit(i, e, locate(i, e)); });
 
   AnalysisResult result;
   result.stats.events = read;

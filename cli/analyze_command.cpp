@@ -177,9 +177,11 @@ std::function<int()> SetupAnalyze(CLI::App& app) {
       ->type_name("FILE");
   app.add_option("-j,--threads", options->threads,
                  "Threads for the analysis. A .pecan file's race search is split over them by "
-                 "location; the findings are the same whatever the number. 0, the default: one "
-                 "per core pecan may run on (at most 4), and only where the trace has buffers "
-                 "whose search is worth it; 1: no split")
+                 "location, and with two or more the trace is read (and its accesses keyed or "
+                 "located) on a thread of its own; the findings are the same whatever the "
+                 "number. 0, the default: one per core pecan may run on (at most 4), the race "
+                 "search split only where the trace has buffers whose search is worth it; 1: "
+                 "one thread, no split")
       ->check(CLI::Range(0u, 64u))
       ->type_name("N");
   AddMaxMemoryOption(app);

@@ -11,18 +11,25 @@
 
 namespace pecan {
 
+// Starts `progress`, a pass's progress line labelled `label`, counting up to `total` (0: the
+// file's footer count), when `show_progress` and the total is known.
+inline void StartPassProgress(std::optional<ProgressReporter>& progress, TraceReader& reader,
+                              bool show_progress, const std::string& label, uint64_t total) {
+  if (total == 0) total = reader.footer_event_count().value_or(0);
+  if (show_progress && total > 0) {
+    progress.emplace(label, total);
+    progress->KeepAlive(kKeepAliveLogSeconds);
+  }
+}
+
 // Calls fn(index, event) for each event of `reader`, in order. With `show_progress`, a progress
 // line labelled `label` counts up to `total` (0: the file's footer count; none if unknown).
 // Returns the number of events read.
 template <typename F>
 uint64_t ForEachEvent(TraceReader& reader, bool show_progress, const std::string& label,
                       uint64_t total, F&& fn) {
-  if (total == 0) total = reader.footer_event_count().value_or(0);
   std::optional<ProgressReporter> progress;
-  if (show_progress && total > 0) {
-    progress.emplace(label, total);
-    progress->KeepAlive(kKeepAliveLogSeconds);
-  }
+  StartPassProgress(progress, reader, show_progress, label, total);
   // A few thousand events at a time: the batch stays in the cache while fn runs over it.
   constexpr uint64_t kEventsAtATime = 4096;
   EventBatch batch;

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "trace_format/event_pass.h"
 #include "trace_format/progress.h"
 #include "trace_format/trace_reader.h"
 
@@ -27,17 +28,14 @@ namespace pecan {
 template <typename Note, typename First, typename Second>
 uint64_t ForEachEventInTwoStages(TraceReader& reader, bool show_progress, const std::string& label,
                                  uint64_t total, First&& first, Second&& second) {
-  if (total == 0) total = reader.footer_event_count().value_or(0);
   std::optional<ProgressReporter> progress;
-  if (show_progress && total > 0) {
-    progress.emplace(label, total);
-    progress->KeepAlive(kKeepAliveLogSeconds);
-  }
-  // Batches of a few thousand events (ForEachEvent's), up to 32 of them (4 MB) decoded ahead:
+  StartPassProgress(progress, reader, show_progress, label, total);
+  // Batches of a few thousand events (ForEachEvent's), up to 16 of them (2 MB) decoded ahead:
   // the reader waits when the second stage is that far behind. The two stages' work comes in
-  // bursts; pcompress 4 MiB's first pass took 3.5 s with 32 batches ahead, 3.9 s with 8.
+  // bursts: pcompress 4 MiB's first pass took 3.9 s with 8 batches ahead, 3.5 s with 32; with 16
+  // (half the memory of 32) its 32 MiB trace took no longer.
   constexpr uint64_t kEventsAtATime = 4096;
-  constexpr uint64_t kSlots = 32;
+  constexpr uint64_t kSlots = 16;
   struct Slot {
     EventBatch batch;
     std::vector<Note> notes;
