@@ -139,13 +139,11 @@ class KeptAccesses {
     ThreadId first_thread = kOneThread;
   };
   ScanNote Key(EventIndex i, const Event& e) {
-    if (!IsAccess(e.kind) && e.kind != EventKind::kFree && e.kind != EventKind::kAlloc)
-      return ScanNote{};
-    return KeyAccess(i, e);
+    return KeyedKind(e.kind) ? KeyAccess(i, e) : ScanNote{};
   }
   void Follow(EventIndex i, const Event& e, ScanNote note) {
     if (track_guards_) CountThreadEvent(e.thread);
-    if (IsAccess(e.kind) || e.kind == EventKind::kFree || e.kind == EventKind::kAlloc) {
+    if (KeyedKind(e.kind)) {
       FollowAccess(i, e, note);
     } else if (follow_scopes_ &&
                (IsAcquire(e.kind) || IsRelease(e.kind) || e.kind == EventKind::kRegionBegin ||
@@ -204,6 +202,10 @@ class KeptAccesses {
   const std::vector<AccessGuards>& GuardsOf() const;
 
  private:
+  // An access, FREE or ALLOC (a FREE or ALLOC starts a new version of its keys).
+  static bool KeyedKind(EventKind kind) {
+    return IsAccess(kind) || kind == EventKind::kFree || kind == EventKind::kAlloc;
+  }
   // An access, FREE or ALLOC: its key (Key), and what the others follow (Follow).
   ScanNote KeyAccess(EventIndex i, const Event& e);
   void FollowAccess(EventIndex i, const Event& e, ScanNote note);

@@ -24,7 +24,6 @@
 #include "analyzer/streaming_pairs.h"
 #include "analyzer/streaming_races.h"
 #include "analyzer/streaming_units.h"
-#include "trace_format/event_pass.h"
 #include "trace_format/trace_reader.h"
 #include "trace_format/two_stage_pass.h"
 
@@ -94,10 +93,11 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
   const unsigned shard_count = RaceShardCount(options);
   const bool split_races =
       shard_count >= 2 && std::any_of(patterns.begin(), patterns.end(), IsRaceShaped);
-  // With two threads or more, the first pass keys the accesses on one (KeptAccesses::Key) while
-  // this one follows the rest (KeptAccesses::Follow).
+  // With two threads or more, each pass reads the trace on a thread of its own, which also keys
+  // the accesses in the first (KeptAccesses::Key: this one follows the rest) and locates them in
+  // the second (ForEachEventInTwoStages). The race search may split too (split_races).
   const bool two_stages = shard_count >= 2;
-  if (split_races || two_stages) ShareOneHeap();
+  if (two_stages) ShareOneHeap();
   HugePageHeap heap;
   const bool deadlocks = SelectsDeadlocks(options.patterns);
   KeptAccesses kept(LocationFilterFor(options));
@@ -129,13 +129,9 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
       final_event[e.thread] = i;
     };
     const std::string label = "reading the trace (1 of 2: its locations)";
-    events = two_stages
-                 ? ForEachEventInTwoStages<KeptAccesses::ScanNote>(
-                       reader, show_progress, label, 0,
-                       [&](EventIndex i, const Event& e) { return kept.Key(i, e); }, follow)
-                 : ForEachEvent(reader, show_progress, label, 0, [&](EventIndex i, const Event& e) {
-                     follow(i, e, kept.Key(i, e));
-                   });
+    events = ForEachEventInStages<KeptAccesses::ScanNote>(
+        two_stages, reader, show_progress, label, 0,
+        [&](EventIndex i, const Event& e) { return kept.Key(i, e); }, follow);
     thread_count = std::max<uint32_t>(static_cast<uint32_t>(final_event.size()),
                                       static_cast<uint32_t>(reader.threads().size()));
   }
@@ -349,11 +345,8 @@ AnalysisResult AnalyzeStreaming(const std::string& path, const AnalysisOptions& 
       next_retired_at = due(retiring, last_uses, next_retired);
     }
   };
-  const uint64_t read =
-      two_stages
-          ? ForEachEventInTwoStages<Located>(reader, show_progress, label, events, locate, visit)
-          : ForEachEvent(reader, show_progress, label, events,
-                         [&](EventIndex i, const Event& e) { visit(i, e, locate(i, e)); });
+  const uint64_t read = ForEachEventInStages<Located>(two_stages, reader, show_progress, label,
+                                                      events, locate, visit);
 
   AnalysisResult result;
   result.stats.events = read;

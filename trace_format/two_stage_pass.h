@@ -117,4 +117,16 @@ uint64_t ForEachEventInTwoStages(TraceReader& reader, bool show_progress, const 
   return read;
 }
 
+// The same pass on the calling thread alone where `two_threads` is false: second(index, event,
+// first(index, event)) for each event, as ForEachEvent calls its function.
+template <typename Note, typename First, typename Second>
+uint64_t ForEachEventInStages(bool two_threads, TraceReader& reader, bool show_progress,
+                              const std::string& label, uint64_t total, First&& first,
+                              Second&& second) {
+  if (two_threads)
+    return ForEachEventInTwoStages<Note>(reader, show_progress, label, total, first, second);
+  return ForEachEvent(reader, show_progress, label, total,
+                      [&](EventIndex i, const Event& e) { second(i, e, first(i, e)); });
+}
+
 }  // namespace pecan
