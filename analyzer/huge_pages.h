@@ -29,7 +29,8 @@ class HugePageHeap {
 // big table was just freed and a big one comes next: the next one may be too big for the heap
 // (malloc maps it apart), and the freed pages would stay resident beside it. The first pass's
 // merge did so: its key order (4 bytes a key) beside the freed tables of the keys' addresses
-// (pcompress 8 MiB: 516 MB resident before the merge, 551 MB in it).
+// (pcompress 8 MiB: 516 MB resident before the merge, 551 MB in it). So does the end of a streamed
+// analysis, before the report reads the trace again (analysis_trace.cpp).
 void ReturnFreedHeap();
 
 }  // namespace pecan
