@@ -13,6 +13,7 @@
 #include <unordered_map>
 
 #include "analyzer/access_class_key.h"
+#include "analyzer/block_vector.h"
 #include "analyzer/flat_hash_map.h"
 #include "analyzer/site_shares.h"
 #include "analyzer/unit_group_keys.h"
@@ -639,7 +640,8 @@ struct PairSearch::Impl {
         oldest = std::min(oldest, as.record->events.front());
       }
     }
-    for (const Unit& u : units_) {
+    for (size_t k = 0; k < units_.size(); ++k) {
+      const Unit& u = units_[k];
       if (u.serial != 0 && u.thread != b) records.push_back(u.record.get());
     }
     std::sort(records.begin(), records.end());
@@ -677,7 +679,7 @@ struct PairSearch::Impl {
     // Made in its slot, which a closed unit left with no facet (Close); the rest is set here.
     uint32_t at = static_cast<uint32_t>(units_.size());
     if (free_units_.empty()) {
-      units_.emplace_back();
+      units_.push_back(Unit{});
     } else {
       at = free_units_.back();
       free_units_.pop_back();
@@ -1104,7 +1106,9 @@ struct PairSearch::Impl {
   std::vector<uint8_t> eligible_;
   std::vector<Place> places_;
   FlatHashMap<uint64_t, uint32_t, U64Hash> place_ids_;
-  std::vector<Unit> units_;
+  // In blocks of up to 256 (some 80 KB): a vector of them, doubling, held up to twice the units
+  // open at once, and left the arrays it outgrew as holes in the heap.
+  BlockVector<Unit, 3, 8> units_;
   std::vector<uint32_t> free_units_;
   std::vector<uint32_t> next_free_;                       // FitSlot's scratch
   std::vector<LocalShared<RegionRecord>> spare_records_;  // Recycle

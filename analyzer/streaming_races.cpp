@@ -45,26 +45,28 @@ constexpr size_t kFollowThreadsPast = 16;
 
 // An access class (analysis_context.h): one thread's accesses to one location at one site, of
 // one kind, under one set of lock addresses (and, on a location whose accesses differ in byte
-// range, to the same bytes). Only its latest member is kept. 32 bytes: there is one per thread,
+// range, to the same bytes). Only its latest member is kept. 28 bytes: there is one per thread,
 // site and byte of a buffer that threads walk a byte at a time, so its thread, site, kind and
-// lock set are a stream's number (GroupSearch's StreamIds: 48 bytes with them), and a small
-// class's size and chain share a word with its latest member and another class's size.
+// lock set are a stream's number (GroupSearch's StreamIds: 48 bytes with them), its first byte
+// is an offset in its location (LocationState::Begin), and a small class's size and chain share
+// words with its latest member and another class's size.
 // Access reads and writes the fields up to `stream` for every access of the class, and reads them
 // for its partners: they come first, so that they seldom straddle two cache lines.
 struct RaceClass {
   // 58 bits: decoding 2^58 events would take centuries.
   static constexpr EventIndex kNoMember = (EventIndex{1} << 58) - 1;
   // The latest member (kNoMember: none yet): the location's FREEs after it are paired with the
-  // next member.
-  EventIndex latest : 58 = kNoMember;
+  // next member. In two words, so that the record needs 4-byte alignment only.
+  uint32_t latest_low = static_cast<uint32_t>(kNoMember);
+  uint32_t latest_high : 26 = static_cast<uint32_t>(kNoMember >> 32);
   // No later access touches the class's bytes (its latest member was the last access to them):
   // it gets no more members, so pairs waiting for its next member never resolve.
-  EventIndex complete : 1 = 0;
+  uint32_t complete : 1 = 0;
   // A small class (in a chain of its first byte): its bytes, 1 to kSmallClass; 0 for another.
-  EventIndex small_size : 4 = 0;
+  uint32_t small_size : 4 = 0;
   // A small class made when its chain already held kChainWalk classes or more: every class of the
   // chain is in the index since, so a lookup that finds it at the head goes there without a walk.
-  EventIndex chain_indexed : 1 = 0;
+  uint32_t chain_indexed : 1 = 0;
   uint32_t latest_local = 0;
   uint32_t partners = kNil;  // list (LocationState::partners) of the classes A of the pairs
                              // (A, this) not resolved yet
@@ -72,11 +74,13 @@ struct RaceClass {
   // A small class: the next small class starting at the same byte (next_same_begin); another:
   // its bytes.
   uint32_t size_or_next = kNil;
-  uint64_t begin = 0;  // the bytes every member accesses: [begin, end())
+  // Its first byte's offset from the location's first (LocationState::base); on a location
+  // wider than 4 GiB, LocationState::wide_begins holds the byte.
+  uint32_t offset = 0;
 
-  // A new class of key `key`, whose stream is `stream`, with no member yet; `small`: of up to
-  // kSmallClass bytes, in a chain of its first byte.
-  static RaceClass Of(const AccessClassKey& key, uint32_t stream, bool small) {
+  // A new class of key `key`, whose stream is `stream`, with no member yet, `offset` bytes into
+  // its location; `small`: of up to kSmallClass bytes, in a chain of its first byte.
+  static RaceClass Of(const AccessClassKey& key, uint32_t stream, uint32_t offset, bool small) {
     RaceClass c;
     c.stream = stream;
     const auto size = static_cast<uint32_t>(key.end - key.begin);
@@ -85,21 +89,26 @@ struct RaceClass {
     } else {
       c.size_or_next = size;
     }
-    c.begin = key.begin;
+    c.offset = offset;
     return c;
   }
-  uint64_t end() const { return begin + (small_size != 0 ? small_size : size_or_next); }
+  EventIndex latest() const { return EventIndex{latest_high} << 32 | latest_low; }
+  void set_latest(EventIndex i) {
+    latest_low = static_cast<uint32_t>(i);
+    latest_high = static_cast<uint32_t>(i >> 32);
+  }
+  uint32_t size() const { return small_size != 0 ? small_size : size_or_next; }
   // A small class's next small class starting at the same byte (kNil: none).
   uint32_t next_same_begin() const { return size_or_next; }
   void set_next_same_begin(uint32_t next) { size_or_next = next; }
-  // Whether the class is key `key`'s, given its stream's fields.
-  bool Has(const AccessClassKey& key, const AccessStream& fields) const {
-    return begin == key.begin && end() == key.end && fields.thread == key.thread &&
+  // Whether the class, whose first byte is `begin`, is key `key`'s, given its stream's fields.
+  bool Has(uint64_t begin, const AccessClassKey& key, const AccessStream& fields) const {
+    return begin == key.begin && begin + size() == key.end && fields.thread == key.thread &&
            fields.site == key.site && fields.kind == key.kind && fields.lockset == key.lockset;
   }
 };
 static_assert(kSmallClass < 16);  // a small class's size fits RaceClass::small_size
-static_assert(sizeof(RaceClass) == 32);
+static_assert(sizeof(RaceClass) == 28);
 
 struct FreeRecord {
   EventIndex event = 0;
@@ -173,6 +182,10 @@ struct LocationState {
   // classes leaves half a block unused on average, and a block of 128 KiB is past malloc's first
   // threshold for a mapping of its own).
   BlockVector<RaceClass, 3, 11> classes;
+  // The location's first byte (RaceClass::offset counts from it), and on a location wider than
+  // 4 GiB, where an offset may not fit, each class's first byte.
+  uint64_t base = 0;
+  std::unique_ptr<std::vector<uint64_t>> wide_begins;
   ClassIndex index;                // the classes by key, until the location's last access
   ChunkListPool partners;          // the classes' lists of partners, until its last access
   std::vector<FreeRecord> frees;
@@ -212,6 +225,14 @@ struct LocationState {
   // The room held (ChunkListPool::held) at which the next SweepDead comes.
   size_t sweep_at = kFirstSweep;
 };
+
+// Class c's first byte, of location s.
+uint64_t Begin(const LocationState& s, uint32_t c) {
+  return s.wide_begins ? (*s.wide_begins)[c] : s.base + s.classes[c].offset;
+}
+uint64_t End(const LocationState& s, uint32_t c) {
+  return Begin(s, c) + s.classes[c].size();
+}
 
 struct SiteTupleHash {
   size_t operator()(const std::pair<SiteId, SiteId>& s) const {
@@ -315,11 +336,12 @@ class GroupSearch {
     // first member after them.
     size_t first_free = s.frees.size();
     while (first_free > 0 &&
-           (B.latest == RaceClass::kNoMember || s.frees[first_free - 1].event > B.latest))
+           (B.latest() == RaceClass::kNoMember || s.frees[first_free - 1].event > B.latest()))
       --first_free;
     for (size_t f = first_free; f < s.frees.size(); ++f) {
       const FreeRecord& F = s.frees[f];
-      if (F.thread == e.thread || B.end() <= F.begin || F.end <= B.begin) continue;
+      if (F.thread == e.thread || End(s, b_class) <= F.begin || F.end <= Begin(s, b_class))
+        continue;
       if (locks.Exclusive(F.lockset, lockset)) continue;
       const uint32_t mask = RaceMask(EventKind::kFree, e.kind);
       if (mask != 0 && !por.OrderedBeforeCurrent(F.thread, F.local, e.thread)) {
@@ -332,7 +354,7 @@ class GroupSearch {
       B.complete = true;
       s.partners.Clear(&B.partners);
     }
-    B.latest = i;
+    B.set_latest(i);
     B.latest_local = local;
     if (s.thread_last) {
       NoteThreadLast(*s.thread_last, e.thread, local);
@@ -414,11 +436,11 @@ class GroupSearch {
     for (uint32_t c = 0; c < s.classes.size(); ++c) {
       const RaceClass& B = s.classes[c];
       const AccessStream& b = streams_[B.stream];
-      if (b.thread == F.thread || B.end() <= F.begin || F.end <= B.begin) continue;
+      if (b.thread == F.thread || End(s, c) <= F.begin || F.end <= Begin(s, c)) continue;
       if (locks.Exclusive(F.lockset, b.lockset)) continue;
       const uint32_t mask = RaceMask(b.kind, EventKind::kFree);
       if (mask != 0 && !por.OrderedBeforeCurrent(b.thread, B.latest_local, e.thread))
-        s.free_results.push_back(FreeResult{f, c, 0, B.latest, i, s.last == B.latest, mask});
+        s.free_results.push_back(FreeResult{f, c, 0, B.latest(), i, s.last == B.latest(), mask});
     }
   }
 
@@ -531,9 +553,10 @@ class GroupSearch {
  private:
   uint32_t RaceMask(EventKind a, EventKind b) const { return masks_.Race(a, b); }
 
-  AccessClassKey KeyOf(const RaceClass& c) const {
-    const AccessStream& stream = streams_[c.stream];
-    return AccessClassKey{c.begin,     c.end(),     stream.thread,
+  // Class c's key, of location s.
+  AccessClassKey KeyOf(const LocationState& s, uint32_t c) const {
+    const AccessStream& stream = streams_[s.classes[c].stream];
+    return AccessClassKey{Begin(s, c), End(s, c),   stream.thread,
                           stream.site, stream.kind, stream.lockset};
   }
 
@@ -553,8 +576,8 @@ class GroupSearch {
                       const RaceClass& B, EventIndex i) {
     const AccessStream& a = streams_[A.stream];
     const AccessStream& b = streams_[B.stream];
-    const DoneResult witness{A.latest,          i, a.site, b.site, RaceMask(a.kind, b.kind),
-                             s.last == A.latest};
+    const DoneResult witness{A.latest(),          i, a.site, b.site, RaceMask(a.kind, b.kind),
+                             s.last == A.latest()};
     const uint64_t first = uint64_t{a_class} << 32 | b_class;
     auto merge = [&](PairGroup& group) {
       if (group.best.first_site != a.site || group.best.second_site != b.site ||
@@ -613,7 +636,9 @@ class GroupSearch {
     // index holds it only past the chain's first kChainWalk classes (a shared counter read and
     // written with different sizes has a chain of every thread, site and lock set).
     const bool chained = !single && end - begin <= kSmallClass;
-    auto same = [&](uint32_t c) { return s.classes[c].Has(key, streams_[s.classes[c].stream]); };
+    auto same = [&](uint32_t c) {
+      return s.classes[c].Has(Begin(s, c), key, streams_[s.classes[c].stream]);
+    };
     uint32_t found = ClassIndex::kNone;
     // The chain's length, up to kChainWalk + 1 (past kChainWalk: the index holds the rest).
     uint32_t chain_length = 0;
@@ -633,9 +658,16 @@ class GroupSearch {
     *created = found == ClassIndex::kNone;
     if (!*created) return found;
     const uint32_t stream = streams_.Of({key.thread, key.site, key.lockset, key.kind});
-    s.classes.push_back(RaceClass::Of(key, stream, chained));
+    if (id == 0) {
+      s.base = info.begin;
+      if (info.end - info.begin > uint64_t{UINT32_MAX})
+        s.wide_begins = std::make_unique<std::vector<uint64_t>>();
+    }
+    assert(info.begin <= begin && end <= info.end);
+    if (s.wide_begins) s.wide_begins->push_back(begin);
+    s.classes.push_back(RaceClass::Of(key, stream, static_cast<uint32_t>(begin - s.base), chained));
     s.index.Add(id, hash, !last_of_bytes && !chained,
-                [&](uint32_t c) { return KeyOf(s.classes[c]).Hash(); });
+                [&](uint32_t c) { return KeyOf(s, c).Hash(); });
     auto add_partner = [&](uint32_t to, uint32_t partner) {
       s.partners.Push(&s.classes[to].partners, partner);
     };
@@ -643,7 +675,9 @@ class GroupSearch {
       const RaceClass& Y = s.classes[y];
       const AccessStream& ys = streams_[Y.stream];
       // The new class N is the key's.
-      if (ys.thread == key.thread || !(Y.begin < end && begin < Y.end())) return;
+      if (ys.thread == key.thread) return;
+      const uint64_t y_begin = Begin(s, y);
+      if (!(y_begin < end && begin < y_begin + Y.size())) return;
       if (locks_->Exclusive(ys.lockset, key.lockset)) return;
       const bool y_first = RaceMask(ys.kind, key.kind) != 0;  // the pair (Y, N)
       const bool n_first = RaceMask(key.kind, ys.kind) != 0;  // the pair (N, Y)
@@ -693,7 +727,7 @@ class GroupSearch {
         s.classes[id].chain_indexed = 1;
         for (uint32_t c = head; chain_length == kChainWalk && c != kNil;
              c = s.classes[c].next_same_begin())
-          s.index.Keep(c, KeyOf(s.classes[c]).Hash());
+          s.index.Keep(c, KeyOf(s, c).Hash());
       }
       s.classes[id].set_next_same_begin(head);
       head = id;

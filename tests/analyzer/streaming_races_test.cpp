@@ -22,6 +22,7 @@
 #include "tests/support/random_trace_generator.h"
 #include "tests/support/trace_text.h"
 #include "tests/support/unused_accesses.h"
+#include "trace_builder.h"
 #include "trace_format/error.h"
 #include "trace_format/trace_writer.h"
 
@@ -156,4 +157,34 @@ TEST_CASE("the streaming race search finds what Analyze finds on handed-over byt
   CHECK(predicted > 100);
   CHECK(repeated > 100);
   WARN("races " << findings << " (" << predicted << " predicted), candidates " << candidates);
+}
+
+TEST_CASE("the streaming race search finds what Analyze finds on a location wider than 4 GiB",
+          "[analysis][streaming_races]") {
+  // Two block copies of 3 GiB that overlap make one location of 5 GiB: its classes' first bytes
+  // are past what an offset of 32 bits reaches from the location's first (RaceClass::offset), and
+  // the search keeps them whole. Small accesses near both ends race with each other and with the
+  // copies.
+  constexpr uint64_t kBase = uint64_t{1} << 40;
+  constexpr uint64_t kGiB = uint64_t{1} << 30;
+  constexpr uint64_t kFar = kBase + 4 * kGiB + 16;  // 4 GiB and 16 bytes in
+  testing::TraceBuilder b;
+  b.Fork(0, 1);
+  b.Fork(0, 2);
+  b.Add(1, EventKind::kWrite, kBase, static_cast<uint32_t>(3 * kGiB), 0, 1);
+  b.Add(2, EventKind::kRead, kBase + 2 * kGiB, static_cast<uint32_t>(3 * kGiB), 0, 2);
+  b.Write(1, kFar, 3);                             // against the read copy
+  b.Add(2, EventKind::kRead, kFar + 4, 2, 0, 4);   // against the write at kFar
+  b.Add(2, EventKind::kWrite, kFar + 7, 1, 0, 5);  // against the write at kFar
+  b.Read(1, kBase + 8, 6);                         // against nothing of thread 2 yet
+  b.Write(2, kBase + 8, 7);                        // against the write copy and that read
+  b.Add(1, EventKind::kWrite, kFar + 1, 1, 0, 8);  // against the read copy
+  const Trace& trace = b.trace();
+  const std::vector<Finding> found = test::Streamed(trace, "race");
+  size_t far = 0;  // races of an access 4 GiB or more into the location
+  for (const Finding& f : found)
+    far +=
+        trace.addr[f.events[0]] >= kBase + 4 * kGiB || trace.addr[f.events[1]] >= kBase + 4 * kGiB;
+  CHECK(found.size() == 7);
+  CHECK(far == 4);
 }
