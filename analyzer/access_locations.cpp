@@ -10,6 +10,7 @@
 
 #include "analyzer/access_stream.h"
 #include "analyzer/byte_key_lines.h"
+#include "analyzer/classes_seen.h"
 #include "analyzer/flat_hash_map.h"
 #include "analyzer/held_locks.h"
 #include "analyzer/huge_pages.h"
@@ -538,15 +539,10 @@ struct KeptAccesses::Impl {
   // each key's last new class; after Decide, each kept location's.
   HeldLocks locks;
   StreamIds streams;  // of the accesses of keys followed
-  // The classes seen: (key << 32 | stream), 8 bytes a slot (a map of the whole class took 24),
-  // in a set per page of 2^kClassPageBits keys numbered in a row: a buffer's bytes, numbered as a
-  // thread first walked them, are walked again in a row, and their classes are then found in one
-  // page's set, in the cache, where one set of them all missed it at nearly every access
-  // (pcompress 8 MiB: 9.5% of the analysis's time). Before it, some seen lately, by hash: most
-  // lookups end there, in an array that fits the cache (4096 of them: 3% less time than 1024 on
-  // the shardmap trace).
-  static constexpr uint32_t kClassPageBits = 8;
-  std::vector<FlatU64Set> class_pages;
+  // The classes seen (ClassesSeen: a map of the whole class took 24 bytes a slot). Before it,
+  // some seen lately, by hash of (key << 32 | stream): most lookups end there, in an array that
+  // fits the cache (4096 of them: 3% less time than 1024 on the shardmap trace).
+  ClassesSeen classes_seen;
   std::vector<uint64_t> recent_classes = std::vector<uint64_t>(4096, FlatU64Set::kEmpty);
   std::vector<EventIndex> new_class_by_key;
   // The same, of the new classes that could complete a unit (CompletesNoUnit), for a location
@@ -633,9 +629,7 @@ void KeptAccesses::FollowAccess(EventIndex i, const Event& e, ScanNote note) {
     uint64_t& recent = s.recent_classes[MixHash(seen) >> 52];
     bool inserted = false;
     if (recent != seen) {
-      const uint32_t page = key >> Impl::kClassPageBits;
-      if (page >= s.class_pages.size()) s.class_pages.resize(page + 1, FlatU64Set(1));
-      inserted = s.class_pages[page].Insert(seen);
+      inserted = s.classes_seen.Insert(key, stream);
       recent = seen;
     }
     if (inserted) {
@@ -831,7 +825,7 @@ void KeptAccesses::TrackGuards() {
 
 void KeptAccesses::Decide() {
   // The classes seen go before the merge: only each key's last new one is still needed.
-  std::vector<FlatU64Set>().swap(impl_->class_pages);
+  impl_->classes_seen = ClassesSeen();
   std::vector<uint64_t>().swap(impl_->recent_classes);
   impl_->streams = StreamIds();
   KeyTable keys = impl_->first.TakeKeys();

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -110,19 +111,20 @@ inline size_t NextSlot(size_t at, size_t slots) {
   return at + 1 == slots ? 0 : at + 1;
 }
 
-// A set of 64-bit keys other than kEmpty, in slots of the key alone, growing by a quarter
-// (FullerThanThreeQuarters): for sets of millions of
-// small keys (packed pairs of numbers), where a FlatHashMap's slot would be twice the key and its
-// load lower.
-class FlatU64Set {
+// A set of 32- or 64-bit keys other than kEmpty, in slots of the key alone, growing by a quarter
+// (FullerThanThreeQuarters): for sets of millions of small keys (packed pairs of numbers), where a
+// FlatHashMap's slot would be twice the key and its load lower.
+template <typename Key>
+class FlatSet {
  public:
-  static constexpr uint64_t kEmpty = ~uint64_t{0};  // not a key
+  static_assert(std::is_same_v<Key, uint32_t> || std::is_same_v<Key, uint64_t>);
+  static constexpr Key kEmpty = ~Key{0};  // not a key
 
-  explicit FlatU64Set(size_t initial_slots = 16)
+  explicit FlatSet(size_t initial_slots = 16)
       : slots_(std::max<size_t>(initial_slots, 1), kEmpty) {}
 
   // Adds `key`; false if it was in the set.
-  bool Insert(uint64_t key) {
+  bool Insert(Key key) {
     if (FullerThanThreeQuarters(used_, slots_.size())) Grow();
     const size_t slots = slots_.size();
     for (size_t at = Home(key, slots);; at = NextSlot(at, slots)) {
@@ -135,7 +137,7 @@ class FlatU64Set {
     }
   }
 
-  bool Contains(uint64_t key) const {
+  bool Contains(Key key) const {
     const size_t slots = slots_.size();
     for (size_t at = Home(key, slots);; at = NextSlot(at, slots)) {
       if (slots_[at] == key) return true;
@@ -145,17 +147,22 @@ class FlatU64Set {
 
   size_t size() const { return used_; }
 
- private:
-  // A key's first place in a table of `slots` (below 2^32): its hash's top half, scaled.
-  static size_t Home(uint64_t key, size_t slots) {
-    return ScaledSlot(MixHash(key) >> 32, 32, slots);
+  // Calls f(key) for each key, in no order.
+  template <typename F>
+  void ForEach(const F& f) const {
+    for (const Key key : slots_)
+      if (key != kEmpty) f(key);
   }
 
+ private:
+  // A key's first place in a table of `slots` (below 2^32): its hash's top half, scaled.
+  static size_t Home(Key key, size_t slots) { return ScaledSlot(MixHash(key) >> 32, 32, slots); }
+
   void Grow() {
-    std::vector<uint64_t> old(GrownByAQuarter(slots_.size()), kEmpty);
+    std::vector<Key> old(GrownByAQuarter(slots_.size()), kEmpty);
     old.swap(slots_);
     const size_t slots = slots_.size();
-    for (const uint64_t key : old) {
+    for (const Key key : old) {
       if (key == kEmpty) continue;
       size_t at = Home(key, slots);
       while (slots_[at] != kEmpty) at = NextSlot(at, slots);
@@ -163,9 +170,10 @@ class FlatU64Set {
     }
   }
 
-  std::vector<uint64_t> slots_;
+  std::vector<Key> slots_;
   size_t used_ = 0;
 };
+using FlatU64Set = FlatSet<uint64_t>;
 
 // Numbers distinct keys the caller keeps itself (a class's key is in its class record): a slot is
 // 8 bytes, the id and a 32-bit tag of the key's hash, however big the key, and the table grows
