@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <condition_variable>
+#include <cstdint>
 #include <exception>
 #include <mutex>
 #include <thread>
@@ -18,20 +19,34 @@
 namespace pecan {
 namespace {
 
-// An event as the shards see it.
+// An event as the shards see it, 40 bytes (an Event with its number, location and flag took 48):
+// its number is an offset from its batch's first event, and its fields fill an Event's padding.
 struct FedEvent {
-  EventIndex i;
-  Event e;
+  uint64_t addr;
+  uint32_t offset;  // its number's from Batch::first
   LocationId l;
+  ThreadId thread;
+  uint32_t size;
+  SiteId site;
+  uint16_t repeats_before;
+  EventKind kind;
+  uint8_t flags;
   bool last_of_bytes;
+
+  Event event() const { return Event{thread, kind, flags, size, addr, site, repeats_before}; }
 };
-using Batch = std::vector<FedEvent>;
+static_assert(sizeof(FedEvent) == 40);
+
+struct Batch {
+  EventIndex first = 0;  // the number of events[0]
+  std::vector<FedEvent> events;
+};
 
 // Events a batch holds, and batches fed but not yet seen by every shard (the main loop waits
-// past that): 3 MB. The shards' work comes in bursts (a thread's walk of a buffer one shard
-// owns), the main loop's in others, and they wait on each other less with more batches between
-// them: pcompress 4 MiB's second pass took 10.8 s with 8 batches, 8.1 s with 64; 8 MiB's about
-// as long with 32 as with 64, and 32 MiB's no longer with 16 than with 32.
+// past that): 2.8 MB with the one being filled. The shards' work comes in bursts (a thread's walk
+// of a buffer one shard owns), the main loop's in others, and they wait on each other less with
+// more batches between them: pcompress 4 MiB's second pass took 10.8 s with 8 batches, 8.1 s with
+// 64; 8 MiB's about as long with 32 as with 64, and 32 MiB's no longer with 16 than with 32.
 constexpr size_t kBatchEvents = 4096;
 constexpr size_t kMaxBatches = 16;
 
@@ -51,9 +66,8 @@ class Shard {
   bool Owns(LocationId l) const { return (*in_.owner)[l] == index_; }
 
   // The main loop's steps for event `f`, for this shard's locations.
-  void Visit(const FedEvent& f) {
-    const EventIndex i = f.i;
-    const Event& e = f.e;
+  void Visit(EventIndex i, const FedEvent& f) {
+    const Event e = f.event();
     const uint32_t lockset = locks_.Current(e.thread);
     const PorStep step = por_.Visit(i, e);
     const LocationId l = f.l;
@@ -144,7 +158,8 @@ struct RaceShards::Impl {
           if (number >= published) return;  // fed_all, every batch seen
         }
         // The main loop fills it again only once every shard has seen it.
-        for (const FedEvent& f : ring[number % kRing]) shards[k]->Visit(f);
+        const Batch& batch = ring[number % kRing];
+        for (const FedEvent& f : batch.events) shards[k]->Visit(batch.first + f.offset, f);
         std::lock_guard<std::mutex> lock(mutex);
         const uint64_t unseen = Unseen();
         next_batch[k] = number + 1;
@@ -167,8 +182,8 @@ struct RaceShards::Impl {
     space.wait(lock, [&] { return stop || published - Unseen() < kRing; });
     if (error) std::rethrow_exception(error);
     lock.unlock();
-    Filling().clear();
-    Filling().reserve(kBatchEvents);
+    Filling().events.clear();
+    Filling().events.reserve(kBatchEvents);
   }
 
   void StopThreads() {
@@ -189,7 +204,7 @@ RaceShards::RaceShards(RaceShardInputs inputs, unsigned shards) : impl_(std::mak
   for (unsigned k = 1; k < shards; ++k)
     m.shards.push_back(std::make_unique<Shard>(m.in, static_cast<uint8_t>(k)));
   m.next_batch.assign(m.shards.size(), 0);
-  m.Filling().reserve(kBatchEvents);
+  m.Filling().events.reserve(kBatchEvents);
   try {
     for (unsigned k = 0; k < m.shards.size(); ++k) m.threads.emplace_back([&m, k] { m.Run(k); });
   } catch (...) {
@@ -204,14 +219,19 @@ RaceShards::~RaceShards() {
 
 void RaceShards::Feed(EventIndex i, const Event& e, LocationId l, bool last_of_bytes) {
   Impl& m = *impl_;
+  // A batch spans fewer than 2^32 events (its offsets' bound): the next starts past that.
+  if (!m.Filling().events.empty() && i - m.Filling().first > UINT32_MAX) m.Publish();
   Batch& filling = m.Filling();
-  filling.push_back(FedEvent{i, e, l, last_of_bytes});
-  if (filling.size() == kBatchEvents) m.Publish();
+  if (filling.events.empty()) filling.first = i;
+  filling.events.push_back(FedEvent{e.addr, static_cast<uint32_t>(i - filling.first), l, e.thread,
+                                    e.size, e.site, e.repeats_before, e.kind, e.flags,
+                                    last_of_bytes});
+  if (filling.events.size() == kBatchEvents) m.Publish();
 }
 
 void RaceShards::Finish(std::vector<RaceSearch>* searches) {
   Impl& m = *impl_;
-  if (!m.Filling().empty()) m.Publish();
+  if (!m.Filling().events.empty()) m.Publish();
   {
     std::lock_guard<std::mutex> lock(m.mutex);
     m.fed_all = true;
