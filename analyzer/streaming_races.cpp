@@ -186,8 +186,8 @@ struct LocationState {
   // 4 GiB, where an offset may not fit, each class's first byte.
   uint64_t base = 0;
   std::unique_ptr<std::vector<uint64_t>> wide_begins;
-  ClassIndex index;                // the classes by key, until the location's last access
-  ChunkListPool partners;          // the classes' lists of partners, until its last access
+  ClassIndex index;        // the classes by key, until the location's last access
+  ChunkListPool partners;  // the classes' lists of partners, until its last access
   std::vector<FreeRecord> frees;
   EventIndex last = kNone;  // the last access
   ThreadId last_thread = 0;
@@ -706,10 +706,9 @@ class GroupSearch {
     // reach this one from.
     const uint64_t reach = std::max<uint64_t>(s.widest_small, 1);
     const uint64_t from = begin >= reach ? begin - reach + 1 : 0;
-    for (uint64_t at = from; at < end; ++at) {
-      for (uint32_t y = s.small_by_begin->At(at); y != kNil; y = s.classes[y].next_same_begin())
-        link(y);
-    }
+    s.small_by_begin->ForEachIn(from, end, [&](uint32_t head) {
+      for (uint32_t y = head; y != kNil; y = s.classes[y].next_same_begin()) link(y);
+    });
     for (uint32_t k = 0; k < s.by_begin.size(); ++k) {
       const uint64_t reach = uint64_t{1} << k;  // the most bytes a class of the bucket has
       const uint64_t start = begin >= reach ? begin - reach + 1 : 0;
@@ -774,7 +773,7 @@ class GroupSearch {
     return true;
   }
 
-  std::vector<const Pattern*> group_;  // at most 32: a bit of a mask each
+  std::vector<const Pattern*> group_;    // at most 32: a bit of a mask each
   const std::vector<uint8_t>& guarded_;  // RaceGuardedLocations, per location
   HeldLocks* locks_;
   uint32_t max_per_site_;  // AnalysisOptions::max_per_site

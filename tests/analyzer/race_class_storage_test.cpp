@@ -211,6 +211,17 @@ TEST_CASE("ByteHeads keeps a value per byte as a table and as an array") {
           const auto it = model.find(b);
           REQUIRE(heads.At(b) == (it == model.end() ? ByteHeads::kNil : it->second));
         }
+        // The values of ranges narrow and wide (wider than the values held: a walk of the
+        // table while it is one), reaching past the range on either side.
+        for (int range = 0; range < 40; ++range) {
+          const uint64_t from = begin - 5 + next() % (span + 10);
+          const uint64_t end = from + (range % 2 == 0 ? next() % 12 : next() % (2 * span + 10));
+          std::multiset<uint32_t> expected, got;
+          for (auto it = model.lower_bound(from); it != model.end() && it->first < end; ++it)
+            expected.insert(it->second);
+          heads.ForEachIn(from, end, [&](uint32_t value) { got.insert(value); });
+          REQUIRE(got == expected);
+        }
       }
     }
     REQUIRE(saw_sparse_and_set);
