@@ -192,6 +192,7 @@ FinalVerdict Conclude(const std::optional<proto::Verdict>& runtime_verdict, cons
   result.divergence = SymbolizedPlaces(v.divergence(), places);
   result.events = v.events_scheduled();
   result.idle_handovers = v.idle_handovers();
+  result.unsettled_choices = v.unsettled_choices();
   result.races = RealRacesJson(v);
   result.races_total = v.races_total();
   result.first_race = FirstRealRaceText(v);
@@ -267,6 +268,7 @@ void PrintVerdictJson(std::ostream& out, const FinalVerdict& verdict, const prot
   object["steps_total"] = verdict.steps_total;
   object["events"] = verdict.events;
   object["idle_handovers"] = verdict.idle_handovers;
+  object["unsettled_choices"] = verdict.unsettled_choices;
   object["races"] = verdict.races;
   object["races_total"] = verdict.races_total;
   object["finding_id"] = clip.finding().id();

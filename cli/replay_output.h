@@ -52,6 +52,7 @@ struct FinalVerdict {
   int signal = 0;                  // the signal that ended the process, 0 if none
   uint64_t events = 0;             // events run one at a time (the clip's and after it)
   uint64_t idle_handovers = 0;     // turns the watchdog took from a stopped holder (timing)
+  uint64_t unsettled_choices = 0;  // choices made before every thread settled (timing)
   // --strategy racefuzzer: the real races the run brought about (RealRacesJson), how many in
   // all, and the first in words.
   nlohmann::json races = nlohmann::json::array();

@@ -189,6 +189,7 @@ void ReplaySession::UpdateVerdict(const std::function<void(proto::Verdict&)>& ch
   change(verdict_);
   verdict_.set_events_scheduled(policy_.StepsExecuted());
   verdict_.set_idle_handovers(watchdog_.idle_handovers());
+  verdict_.set_unsettled_choices(scheduler_.unsettled_choices());
   verdict_.set_races_total(races_total_.load(std::memory_order_relaxed));
   verdict_.set_seconds(
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());

@@ -243,7 +243,11 @@ void Scheduler::Settle(LogicalThread holder) const {
                  slot.waiting_at_event.load(std::memory_order_acquire)) &&
                 !(activity == ThreadActivity::kBlocked && CallReleased(slot, holder));
     }
-    if (settled || !scheduling() || std::chrono::steady_clock::now() > deadline) return;
+    if (settled || !scheduling()) return;
+    if (std::chrono::steady_clock::now() > deadline) {
+      unsettled_choices_.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
     if (round < 1000) {
       CpuRelax();
     } else {

@@ -36,7 +36,8 @@ class Scheduler {
     std::chrono::milliseconds wait_slice{50};  // longest single sleep; waits re-check after it
     uint32_t spin_before_sleep = 0;            // polls of the turn before sleeping on the semaphore
     // For policies that want settled threads: the longest wait for a thread that runs
-    // uninstrumented code (it then counts as not waiting, and the choice may vary by run).
+    // uninstrumented code (it then counts as not waiting, and the choice may vary by run:
+    // counted in unsettled_choices).
     std::chrono::milliseconds settle_bound{200};
   };
 
@@ -99,6 +100,10 @@ class Scheduler {
   std::string DescribeState() const;
   // Every live thread and what it waits at or in (when a run is stopped as stuck).
   std::vector<StuckThread> StuckThreads() const;
+  // Times a policy chose the next holder while a thread still had not settled after
+  // settle_bound (it runs uninstrumented code, or a loaded machine has not run it yet): each is
+  // a timing-dependent choice, so a run with any may not repeat exactly from its seed.
+  uint64_t unsettled_choices() const { return unsettled_choices_.load(std::memory_order_relaxed); }
 
   SchedulePolicy& policy() { return policy_; }
 
@@ -120,7 +125,8 @@ class Scheduler {
   // thread that waits for the turn or reaches an event stays where it is.
   void HoldWhileStopping(ThreadSlot& self);
   // Waits until every live thread other than `holder` waits at an event, is blocked or has
-  // ended (see SchedulePolicy::WantsSettledThreads), at most settle_bound.
+  // ended (see SchedulePolicy::WantsSettledThreads), at most settle_bound (then counted in
+  // unsettled_choices_).
   void Settle(LogicalThread holder) const;
   bool PassTurn(LogicalThread from);  // false when `from` no longer held the turn
   // Takes the turn for `self` if nobody holds it and the policy allows (VacantTurnMayBeTaken).
@@ -155,6 +161,7 @@ class Scheduler {
   };
   std::unique_ptr<RecentEvent[]> recent_{new RecentEvent[kRecentEvents]};
   std::atomic<uint64_t> recent_count_{0};
+  mutable std::atomic<uint64_t> unsettled_choices_{0};  // Settle is const
   std::atomic_flag turn_guard_ = ATOMIC_FLAG_INIT;  // see TurnGuard (scheduler.cpp)
 };
 

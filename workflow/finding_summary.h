@@ -68,6 +68,9 @@ struct SummaryVerdict {
   // Turns the watchdog took from a holder blocked outside pecan's view: a timing-dependent
   // choice, so a run with any may not repeat exactly from its seed.
   uint64_t idle_handovers = 0;
+  // Choices of a next thread made while another had not settled (pecan replay --json's
+  // "unsettled_choices"): timing-dependent too.
+  uint64_t unsettled_choices = 0;
 };
 
 struct SummaryFinding {

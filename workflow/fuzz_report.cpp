@@ -51,6 +51,7 @@ nlohmann::json FuzzJson(nlohmann::json settings, const std::vector<FuzzRun>& run
                           {"outcome", run.outcome()},
                           {"events", run.verdict.events},
                           {"idle_handovers", run.verdict.idle_handovers},
+                          {"unsettled_choices", run.verdict.unsettled_choices},
                           {"seconds", run.verdict.seconds}};
     if (run.failed()) {
       record["failure"] = FuzzFailureJson(run.verdict);

@@ -159,6 +159,8 @@ SummaryVerdict ReplayClip(const std::string& clip_path, const std::vector<std::s
   if (json.contains("races") && json["races"].is_array()) verdict.races = json["races"];
   if (json.contains("idle_handovers") && json["idle_handovers"].is_number_unsigned())
     verdict.idle_handovers = json["idle_handovers"];
+  if (json.contains("unsettled_choices") && json["unsettled_choices"].is_number_unsigned())
+    verdict.unsettled_choices = json["unsettled_choices"];
   if (json.contains("races_total") && json["races_total"].is_number_unsigned())
     verdict.races_total = json["races_total"];
   if (verdict.outcome == "error" && verdict.reason.empty())

@@ -306,6 +306,46 @@ TEST_CASE("under a strategy that chooses, a holder in a timed sleep keeps the tu
   CHECK(watchdog.idle_handovers() == 0);
 }
 
+TEST_CASE("a choice made before a thread settled is counted as timing-dependent",
+          "[replayer][policy]") {
+  // The child runs uninstrumented code for 60 ms before its first event: main's choices wait
+  // for it only settle_bound long, then go on without it, which depends on timing.
+  CountingRandomStrategy strategy;
+  RecordingObserver observer;
+  Scheduler::Options options;
+  options.max_threads = 64;
+  options.settle_bound = std::chrono::milliseconds(20);
+  Scheduler s(strategy, observer, options);
+  Watchdog watchdog(s, ScheduledRun::FastWatchdog());
+  std::thread watchdog_thread([&] { watchdog.Run(); });
+  std::thread main_thread([&] {
+    s.AttachMainThread();
+    s.OnEvent(Ev(K::kThreadBegin, 1));
+    s.OnEvent(Ev(K::kFork, 2));
+    const LogicalThread id = s.ReserveChild();
+    s.ChildForked(id);
+    std::thread child([&, id] {
+      s.AttachThread(id);
+      std::this_thread::sleep_for(std::chrono::milliseconds(60));  // < deadlock_confirm
+      s.OnEvent(Ev(K::kThreadBegin, 100));
+      s.OnEvent(Ev(K::kThreadEnd, 199));
+      s.DetachThread();
+    });
+    s.OnEvent(Ev(K::kWrite, 3, 0x1000));  // chosen without the child, 20 ms after the FORK
+    std::this_thread::sleep_for(std::chrono::milliseconds(120));  // the child now waits
+    s.BeginBlocking({EventKind::kJoin, 4, 0, 0});
+    child.join();
+    s.EndBlocking();
+    s.DetachThread();
+  });
+  main_thread.join();
+  watchdog.RequestExit();
+  watchdog_thread.join();
+  INFO((observer.stopped ? observer.stopped->reason : std::string()));
+  CHECK_FALSE(observer.stopped.has_value());
+  CHECK(s.unsettled_choices() >= 1);
+}
+
 TEST_CASE("a race-directed strategy sees what waiting threads are about to do",
           "[replayer][policy]") {
   constexpr uint64_t kShared = 0x5000;
