@@ -1,7 +1,8 @@
-// ReadReportTrace: the first pass follows each thread's open calls and held locks and keeps
-// those open at a reported event, the second keeps the heap blocks the reported addresses lay in.
-// Both keep an opener's closers too, so that the context seen at any later kept event is the
-// whole trace's restricted to kept events, which at a reported event is all of it.
+// ReadReportTrace: the reported events' addresses come first, from their chunks alone (the
+// chunk index); then one pass follows each thread's open calls and held locks, keeping those open
+// at a reported event, and keeps the heap blocks the reported addresses lay in. Both keep an
+// opener's closers too, so that the context seen at any later kept event is the whole trace's
+// restricted to kept events, which at a reported event is all of it.
 #include "analyzer/report_trace.h"
 
 #include <algorithm>
@@ -215,6 +216,34 @@ class HeapBlockKeeper {
   KeptEvents& kept_;
 };
 
+// The addresses of the `reported` events (sorted, unique) that may name a heap block, sorted and
+// without duplicates: each chunk holding such an event is read once, by the chunk index.
+std::vector<uint64_t> ReportedAddresses(TraceReader& reader,
+                                        const std::vector<EventIndex>& reported) {
+  std::vector<uint64_t> addresses;
+  const size_t chunks = reader.chunk_count();
+  EventBatch batch;
+  size_t chunk = 0;
+  bool read = false;  // whether `batch` holds chunk `chunk`
+  for (const EventIndex i : reported) {
+    // The last chunk that begins at or before i (chunks begin in increasing order).
+    size_t next = chunk;
+    while (next + 1 < chunks && reader.chunk_first_event(next + 1) <= i) ++next;
+    if (next != chunk || !read) {
+      if (chunks == 0) break;
+      chunk = next;
+      reader.ReadChunk(chunk, batch);
+      read = true;
+    }
+    if (i < batch.first_event || i - batch.first_event >= batch.count()) continue;  // past the end
+    const Event e = batch.event(static_cast<size_t>(i - batch.first_event));
+    if (MayNameHeapBlock(e.kind)) addresses.push_back(e.addr);
+  }
+  std::sort(addresses.begin(), addresses.end());
+  addresses.erase(std::unique(addresses.begin(), addresses.end()), addresses.end());
+  return addresses;
+}
+
 }  // namespace
 
 Trace ReadReportTrace(const std::string& path, const std::vector<EventIndex>& events,
@@ -225,33 +254,22 @@ Trace ReadReportTrace(const std::string& path, const std::vector<EventIndex>& ev
 
   KeptEvents kept;
   std::vector<uint64_t> addresses;
-  uint64_t total = 0;  // events in the file
   {
-    TraceReader reader(path, /*log_warnings=*/false);  // the second pass warns, once
-    OpenContexts contexts(kept);
-    auto next = reported.begin();
-    total = ForEachEvent(reader, show_progress, "reading the reported events (1 of 2)", 0,
-                         [&](EventIndex i, const Event& e) {
-                           const bool is_reported = next != reported.end() && *next == i;
-                           if (is_reported) ++next;
-                           contexts.Read(i, e, is_reported);
-                           if (is_reported || IsLifecycle(e.kind)) kept.push_back(KeptEvent{i, e});
-                           if (is_reported && MayNameHeapBlock(e.kind)) addresses.push_back(e.addr);
-                         });
+    TraceReader index_reader(path, /*log_warnings=*/false);  // the pass below warns, once
+    addresses = ReportedAddresses(index_reader, reported);
   }
-  std::sort(addresses.begin(), addresses.end());
-  addresses.erase(std::unique(addresses.begin(), addresses.end()), addresses.end());
-
   TraceReader reader(path, log_warnings);
+  OpenContexts contexts(kept);
   HeapBlockKeeper heap_blocks(std::move(addresses), kept);
   auto next = reported.begin();
-  const uint64_t read = ForEachEvent(reader, show_progress, "reading the reported events (2 of 2)",
-                                     total, [&](EventIndex i, const Event& e) {
-                                       const bool is_reported =
-                                           next != reported.end() && *next == i;
-                                       if (is_reported) ++next;
-                                       heap_blocks.Read(i, e, is_reported);
-                                     });
+  const uint64_t read = ForEachEvent(
+      reader, show_progress, "reading the reported events", 0, [&](EventIndex i, const Event& e) {
+        const bool is_reported = next != reported.end() && *next == i;
+        if (is_reported) ++next;
+        contexts.Read(i, e, is_reported);
+        if (is_reported || IsLifecycle(e.kind)) kept.push_back(KeptEvent{i, e});
+        heap_blocks.Read(i, e, is_reported);
+      });
 
   std::sort(kept.begin(), kept.end(),
             [](const KeptEvent& a, const KeptEvent& b) { return a.index < b.index; });

@@ -420,6 +420,14 @@ void TraceReader::ReadChunk(size_t index, EventBatch& batch) {
     r.Corrupt(where.offset, "chunk disagrees with the chunk index");
 }
 
+uint64_t TraceReader::chunk_first_event(size_t index) {
+  impl_->EnsureIndex();
+  if (index >= impl_->index.size())
+    throw PecanError(impl_->path + ": chunk " + std::to_string(index) +
+                     " does not exist (the trace has " + std::to_string(impl_->index.size()) + ")");
+  return impl_->index[index].first_event;
+}
+
 const std::vector<ThreadInfo>& TraceReader::threads() const {
   return impl_->tables.threads;
 }

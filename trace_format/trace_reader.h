@@ -86,6 +86,8 @@ class TraceReader {
   // Random access (uses the footer's chunk index, or a scan of the file when it has none).
   size_t chunk_count();
   void ReadChunk(size_t index, EventBatch& batch);
+  // The number of chunk `index`'s first event, from the index (index < chunk_count()).
+  uint64_t chunk_first_event(size_t index);
 
   // Tables: complete from the footer; for a truncated file, what the chunks read so far held.
   const std::vector<ThreadInfo>& threads() const;

@@ -241,12 +241,17 @@ TEST_CASE("reports from the report trace are byte-identical to reports from the 
   uint64_t recorded = 0, held = 0, findings = 0, heap_named = 0, with_calls = 0, with_locks = 0;
   for (uint64_t seed = 1; seed <= 300; ++seed) {
     const Trace whole = WithReportContext(generator.Generate(seed), seed);
-    WriteTrace(path, whole);
+    // Chunks of 1 to 8 events and one of 2^16: the reported events' chunks are found by the
+    // chunk index.
+    WriteTrace(path, whole,
+               TraceWriterOptions{seed % 9 == 0 ? 1u << 16 : static_cast<uint32_t>(seed % 9), 1});
     AnalysisOptions analysis;
     analysis.threads = 1;
     const AnalysisResult result = Analyze(whole, analysis);
     const std::vector<EventIndex> asked = EventsOfFindings(result.findings);
-    const Trace report_trace = ReadReportTrace(path, asked);
+    std::vector<EventIndex> asked_and_past_the_end = asked;
+    asked_and_past_the_end.push_back(whole.size_events() + seed % 3);  // ignored
+    const Trace report_trace = ReadReportTrace(path, asked_and_past_the_end);
     AnalysisResult mapped = result;
     ToRecordedNumbers(whole, &mapped.findings);
     ToTraceNumbers(report_trace, &mapped.findings);
@@ -318,7 +323,7 @@ TEST_CASE("the report trace of a long trace holds few of its events", "[analysis
   const Trace whole = WithReportContext(
       Concatenated(test::RandomTraceGenerator(GeneratorOptions()), 1, 100), 7, 10);
   const std::string path = TempPath("pecan-report-trace-long.pecan");
-  WriteTrace(path, whole);
+  WriteTrace(path, whole, TraceWriterOptions{100, 1});
   AnalysisOptions analysis;
   analysis.threads = 1;
   const AnalysisResult result = Analyze(whole, analysis);

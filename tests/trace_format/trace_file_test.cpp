@@ -129,6 +129,7 @@ TEST_CASE("streaming and random access read the same chunks", "[pecan-file]") {
     EventBatch one;
     reader.ReadChunk(i, one);
     CHECK(one.first_event == i * 333);
+    CHECK(reader.chunk_first_event(i) == i * 333);
     CHECK(one.first_event == streamed[i].first_event);
     CHECK(one.kind == streamed[i].kind);
     CHECK(one.addr == streamed[i].addr);
@@ -137,6 +138,7 @@ TEST_CASE("streaming and random access read the same chunks", "[pecan-file]") {
   }
   CHECK(reader.warnings().empty());
   CHECK_THROWS_AS(reader.ReadChunk(reader.chunk_count(), batch), PecanError);
+  CHECK_THROWS_AS(reader.chunk_first_event(reader.chunk_count()), PecanError);
 }
 
 TEST_CASE("a chunk read in parts gives the events of the whole chunk", "[pecan-file]") {
