@@ -6,6 +6,7 @@
 #include "analyzer/report_trace.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <unordered_map>
@@ -222,18 +223,17 @@ std::vector<uint64_t> ReportedAddresses(TraceReader& reader,
                                         const std::vector<EventIndex>& reported) {
   std::vector<uint64_t> addresses;
   const size_t chunks = reader.chunk_count();
+  if (chunks == 0) return addresses;
   EventBatch batch;
-  size_t chunk = 0;
-  bool read = false;  // whether `batch` holds chunk `chunk`
+  constexpr size_t kNone = SIZE_MAX;
+  size_t chunk = kNone;  // the chunk `batch` holds
   for (const EventIndex i : reported) {
     // The last chunk that begins at or before i (chunks begin in increasing order).
-    size_t next = chunk;
+    size_t next = chunk == kNone ? 0 : chunk;
     while (next + 1 < chunks && reader.chunk_first_event(next + 1) <= i) ++next;
-    if (next != chunk || !read) {
-      if (chunks == 0) break;
+    if (next != chunk) {
       chunk = next;
       reader.ReadChunk(chunk, batch);
-      read = true;
     }
     if (i < batch.first_event || i - batch.first_event >= batch.count()) continue;  // past the end
     const Event e = batch.event(static_cast<size_t>(i - batch.first_event));

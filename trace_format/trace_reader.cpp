@@ -321,6 +321,15 @@ struct TraceReader::Impl {
     }
     index_known = true;
   }
+
+  // Chunk number `number` of the index (made first if need be); throws PecanError past its end.
+  const ChunkLocation& IndexedChunk(size_t number) {
+    EnsureIndex();
+    if (number >= index.size())
+      throw PecanError(path + ": chunk " + std::to_string(number) +
+                       " does not exist (the trace has " + std::to_string(index.size()) + ")");
+    return index[number];
+  }
 };
 
 TraceReader::TraceReader(const std::string& path, bool log_warnings)
@@ -406,11 +415,7 @@ size_t TraceReader::chunk_count() {
 
 void TraceReader::ReadChunk(size_t index, EventBatch& batch) {
   Impl& r = *impl_;
-  r.EnsureIndex();
-  if (index >= r.index.size())
-    throw PecanError(r.path + ": chunk " + std::to_string(index) +
-                     " does not exist (the trace has " + std::to_string(r.index.size()) + ")");
-  const ChunkLocation& where = r.index[index];
+  const ChunkLocation& where = r.IndexedChunk(index);
   RecordHeader header;
   if (r.ReadRecordAt(where.offset, r.data_end, header) != RecordStatus::kRecord ||
       header.type != static_cast<uint8_t>(RecordType::kChunk))
@@ -421,11 +426,7 @@ void TraceReader::ReadChunk(size_t index, EventBatch& batch) {
 }
 
 uint64_t TraceReader::chunk_first_event(size_t index) {
-  impl_->EnsureIndex();
-  if (index >= impl_->index.size())
-    throw PecanError(impl_->path + ": chunk " + std::to_string(index) +
-                     " does not exist (the trace has " + std::to_string(impl_->index.size()) + ")");
-  return impl_->index[index].first_event;
+  return impl_->IndexedChunk(index).first_event;
 }
 
 const std::vector<ThreadInfo>& TraceReader::threads() const {
