@@ -4,6 +4,7 @@
 #include "analyzer/streaming_races.h"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cassert>
 #include <map>
@@ -176,6 +177,18 @@ struct ThreadLast {
   uint32_t local = 0;
 };
 
+// Classes of one side of one location by first byte: classes of up to kSmallClass bytes in
+// chains by first byte (a query probes the bytes they could start at), and bigger ones by size
+// bucket (bucket k: up to 2^k bytes, more than 2^(k-1)), so a query scans only the first bytes a
+// class of the bucket could reach from.
+struct ClassesByBegin {
+  std::unique_ptr<ByteHeads> small;
+  // The most bytes a small class has: a query probes only the bytes one could reach it from (a
+  // buffer read a byte at a time has only classes of one byte).
+  uint32_t widest_small = 0;
+  std::vector<std::multimap<uint64_t, uint32_t>> by_size;
+};
+
 struct LocationState {
   // By number, in order of first access. In blocks of up to 2048 (64 KiB, as the partners'
   // chunks): with blocks of 4096, pcompress 1 MiB peaked 3-4 MB higher (each location of many
@@ -198,15 +211,9 @@ struct LocationState {
   uint32_t last_local = 0;
   SiteId last_site = 0;
   uint64_t accesses = 0;
-  // Classes by first byte, on a location whose accesses differ in byte range: classes of up to
-  // kSmallClass bytes in chains by first byte (a query probes the bytes they could start at),
-  // and bigger ones by size bucket (bucket k: up to 2^k bytes, more than 2^(k-1)), so a query
-  // scans only the first bytes a class of the bucket could reach from.
-  std::unique_ptr<ByteHeads> small_by_begin;
-  // The most bytes a small class of the location has: a query probes only the bytes one could
-  // reach it from (a buffer read a byte at a time has only classes of one byte).
-  uint32_t widest_small = 0;
-  std::vector<std::multimap<uint64_t, uint32_t>> by_begin;
+  // Classes by first byte, on a location whose accesses differ in byte range, apart by side
+  // (GroupSearch::loud_): the quiet classes (0) and the loud ones (1).
+  ClassesByBegin by_begin[2];
   // Once the location has kFollowThreadsPast classes: each thread's last access to it. Where
   // every other thread's is ordered before an access b, so is every class's latest member, and
   // no pair waiting for b resolves.
@@ -273,6 +280,7 @@ class GroupSearch {
         locks_(locks),
         max_per_site_(max_per_site),
         masks_(group),
+        loud_(LoudKinds(masks_)),
         best_(group.size()),
         site_shares_(group.size()) {
     assert(guarded.size() == location_count);
@@ -456,8 +464,7 @@ class GroupSearch {
     s.pair_groups.shrink_to_fit();
     s.groups_by_sites.reset();
     s.index.Clear();
-    s.small_by_begin.reset();
-    std::vector<std::multimap<uint64_t, uint32_t>>().swap(s.by_begin);
+    for (ClassesByBegin& side : s.by_begin) side = ClassesByBegin();
     s.partners = ChunkListPool();
     for (size_t c = 0; c < s.classes.size(); ++c) s.classes[c].partners = kNil;
   }
@@ -553,6 +560,24 @@ class GroupSearch {
  private:
   uint32_t RaceMask(EventKind a, EventKind b) const { return masks_.Race(a, b); }
 
+  // The access kinds' sides (loud_): quiet ones are taken, reads first, while each matches no
+  // pattern with itself or with those taken before, in either order.
+  static std::array<uint8_t, kEventKindCount> LoudKinds(const KindMasks& masks) {
+    std::array<uint8_t, kEventKindCount> loud;
+    loud.fill(1);
+    std::vector<EventKind> quiet;
+    for (EventKind k : {EventKind::kRead, EventKind::kAtomicLoad, EventKind::kWrite,
+                        EventKind::kAtomicStore, EventKind::kAtomicRmw}) {
+      if (masks.Race(k, k) != 0) continue;
+      if (std::any_of(quiet.begin(), quiet.end(),
+                      [&](EventKind q) { return masks.Race(k, q) != 0 || masks.Race(q, k) != 0; }))
+        continue;
+      quiet.push_back(k);
+      loud[static_cast<uint8_t>(k)] = 0;
+    }
+    return loud;
+  }
+
   // Class c's key, of location s.
   AccessClassKey KeyOf(const LocationState& s, uint32_t c) const {
     const AccessStream& stream = streams_[s.classes[c].stream];
@@ -632,8 +657,8 @@ class GroupSearch {
     const uint64_t begin = key.begin;
     const uint64_t end = key.end;
     // A small class of a location whose accesses differ in byte range is in the chain of its
-    // first byte (small_by_begin), a cache line away on a buffer walked a byte at a time: the
-    // index holds it only past the chain's first kChainWalk classes (a shared counter read and
+    // first byte (ClassesByBegin::small), a cache line away on a buffer walked a byte at a time:
+    // the index holds it only past the chain's first kChainWalk classes (a shared counter read and
     // written with different sizes has a chain of every thread, site and lock set).
     const bool chained = !single && end - begin <= kSmallClass;
     auto same = [&](uint32_t c) {
@@ -642,8 +667,9 @@ class GroupSearch {
     uint32_t found = ClassIndex::kNone;
     // The chain's length, up to kChainWalk + 1 (past kChainWalk: the index holds the rest).
     uint32_t chain_length = 0;
-    if (chained && s.small_by_begin) {
-      const uint32_t head = s.small_by_begin->At(begin);
+    ClassesByBegin& own = s.by_begin[loud_[static_cast<uint8_t>(key.kind)]];
+    if (chained && own.small) {
+      const uint32_t head = own.small->At(begin);
       if (head != kNil && s.classes[head].chain_indexed) chain_length = kChainWalk + 1;
       for (uint32_t c = head; c != kNil && chain_length <= kChainWalk;
            c = s.classes[c].next_same_begin()) {
@@ -701,23 +727,29 @@ class GroupSearch {
       for (uint32_t y = 0; y < id; ++y) link(y);
       return id;
     }
-    if (!s.small_by_begin) s.small_by_begin = std::make_unique<ByteHeads>(info.begin, info.end);
-    // Small classes: those starting at a byte one of them (of up to widest_small bytes) could
-    // reach this one from.
-    const uint64_t reach = std::max<uint64_t>(s.widest_small, 1);
-    const uint64_t from = begin >= reach ? begin - reach + 1 : 0;
-    s.small_by_begin->ForEachIn(from, end, [&](uint32_t head) {
-      for (uint32_t y = head; y != kNil; y = s.classes[y].next_same_begin()) link(y);
-    });
-    for (uint32_t k = 0; k < s.by_begin.size(); ++k) {
-      const uint64_t reach = uint64_t{1} << k;  // the most bytes a class of the bucket has
-      const uint64_t start = begin >= reach ? begin - reach + 1 : 0;
-      for (auto it = s.by_begin[k].lower_bound(start); it != s.by_begin[k].end() && it->first < end;
-           ++it)
-        link(it->second);
+    // A quiet class pairs with loud ones only.
+    for (uint8_t side = loud_[static_cast<uint8_t>(key.kind)] ? 0 : 1; side < 2; ++side) {
+      const ClassesByBegin& by = s.by_begin[side];
+      if (by.small) {
+        // Small classes: those starting at a byte one of them (of up to widest_small bytes)
+        // could reach this one from.
+        const uint64_t reach = std::max<uint64_t>(by.widest_small, 1);
+        const uint64_t from = begin >= reach ? begin - reach + 1 : 0;
+        by.small->ForEachIn(from, end, [&](uint32_t head) {
+          for (uint32_t y = head; y != kNil; y = s.classes[y].next_same_begin()) link(y);
+        });
+      }
+      for (uint32_t k = 0; k < by.by_size.size(); ++k) {
+        const uint64_t reach = uint64_t{1} << k;  // the most bytes a class of the bucket has
+        const uint64_t start = begin >= reach ? begin - reach + 1 : 0;
+        for (auto it = by.by_size[k].lower_bound(start);
+             it != by.by_size[k].end() && it->first < end; ++it)
+          link(it->second);
+      }
     }
     if (chained) {
-      uint32_t& head = s.small_by_begin->Slot(begin);
+      if (!own.small) own.small = std::make_unique<ByteHeads>(info.begin, info.end);
+      uint32_t& head = own.small->Slot(begin);
       // Every class deeper than the first kChainWalk of the chain is in the index: all of them
       // once it gets that long (chain_length: as the lookup above walked it), and each new one
       // since, which says so (chain_indexed).
@@ -730,11 +762,11 @@ class GroupSearch {
       }
       s.classes[id].set_next_same_begin(head);
       head = id;
-      s.widest_small = std::max(s.widest_small, static_cast<uint32_t>(end - begin));
+      own.widest_small = std::max(own.widest_small, static_cast<uint32_t>(end - begin));
     } else {
       const auto bucket = static_cast<uint32_t>(std::bit_width(end - begin - 1));
-      if (s.by_begin.size() <= bucket) s.by_begin.resize(bucket + 1);
-      s.by_begin[bucket].emplace(begin, id);
+      if (own.by_size.size() <= bucket) own.by_size.resize(bucket + 1);
+      own.by_size[bucket].emplace(begin, id);
     }
     return id;
   }
@@ -778,6 +810,11 @@ class GroupSearch {
   HeldLocks* locks_;
   uint32_t max_per_site_;  // AnalysisOptions::max_per_site
   KindMasks masks_;        // the patterns each pair of kinds matches
+  // Per access kind: 0 for a quiet kind, 1 for a loud one. Two classes of quiet kinds match no
+  // pattern in either order (reads, under the built-in races), so a new quiet class is paired
+  // with the loud classes only: a buffer that threads only read then costs a walk of its writes'
+  // classes, not of every reader's.
+  std::array<uint8_t, kEventKindCount> loud_;
   StreamIds streams_;      // of the classes (RaceClass::stream)
   // Location l's state: locations_[l], or, in a search of one shard's locations (RaceShards),
   // locations_[slot_[l]].
