@@ -171,10 +171,11 @@ struct PairGroup {
   uint32_t next_same_sites = kNil;  // the location's next group of the same two sites
 };
 
-// A thread's last access to a location: its POR position (PorStep::local).
+// A thread's last access to a location: its POR position (PorStep::local), and its class.
 struct ThreadLast {
   ThreadId thread = 0;
   uint32_t local = 0;
+  uint32_t cls = kNil;
 };
 
 // Classes of one side of one location by first byte: classes of up to kSmallClass bytes in
@@ -365,13 +366,13 @@ class GroupSearch {
     B.set_latest(i);
     B.latest_local = local;
     if (s.thread_last) {
-      NoteThreadLast(*s.thread_last, e.thread, local);
+      NoteThreadLast(*s.thread_last, e.thread, local, b_class);
     } else if (s.classes.size() >= kFollowThreadsPast) {
       // Starts following each thread's last access to the location: its classes' latest.
       s.thread_last = std::make_unique<std::vector<ThreadLast>>();
-      for (size_t c = 0; c < s.classes.size(); ++c)
+      for (uint32_t c = 0; c < s.classes.size(); ++c)
         NoteThreadLast(*s.thread_last, streams_[s.classes[c].stream].thread,
-                       s.classes[c].latest_local);
+                       s.classes[c].latest_local, c);
     }
     NoteLast(s, i, e, size, lockset, local);
   }
@@ -407,15 +408,17 @@ class GroupSearch {
     return false;
   }
 
-  // Thread `t` accessed the location at POR position `local`.
-  static void NoteThreadLast(std::vector<ThreadLast>& lasts, ThreadId t, uint32_t local) {
+  // Thread `t` accessed the location at POR position `local`, an access of class `cls`.
+  static void NoteThreadLast(std::vector<ThreadLast>& lasts, ThreadId t, uint32_t local,
+                             uint32_t cls) {
     for (ThreadLast& last : lasts) {
       if (last.thread == t) {
         last.local = std::max(last.local, local);
+        last.cls = cls;
         return;
       }
     }
-    lasts.push_back(ThreadLast{t, local});
+    lasts.push_back(ThreadLast{t, local, cls});
   }
 
   // Access `i` is location s's last so far.
@@ -664,6 +667,22 @@ class GroupSearch {
     auto same = [&](uint32_t c) {
       return s.classes[c].Has(Begin(s, c), key, streams_[s.classes[c].stream]);
     };
+    // A thread walking a buffer has the classes of its last pass over it, made in the order of
+    // its accesses: the next access of a class of its last access (pcompress 1 MiB: 68% of the
+    // accesses of a class made before), or of that class (3%), is found there, a cache line away,
+    // without a lookup.
+    if (s.thread_last) {
+      for (const ThreadLast& last : *s.thread_last) {
+        if (last.thread != key.thread) continue;
+        for (const uint32_t guess : {last.cls + 1, last.cls}) {
+          if (guess < id && same(guess)) {
+            *created = false;
+            return guess;
+          }
+        }
+        break;
+      }
+    }
     uint32_t found = ClassIndex::kNone;
     // The chain's length, up to kChainWalk + 1 (past kChainWalk: the index holds the rest).
     uint32_t chain_length = 0;
