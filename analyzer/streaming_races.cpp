@@ -716,6 +716,11 @@ class GroupSearch {
     auto add_partner = [&](uint32_t to, uint32_t partner) {
       s.partners.Push(&s.classes[to].partners, partner);
     };
+    // The classes Y whose pair (N, Y) waits for Y's next member: N is added to their lists of
+    // partners once every class is linked, their head chunks (a cache miss each, mostly)
+    // fetched meanwhile.
+    std::vector<uint32_t>& defer = deferred_;
+    defer.clear();
     auto link = [&](uint32_t y) {
       const RaceClass& Y = s.classes[y];
       const AccessStream& ys = streams_[Y.stream];
@@ -739,11 +744,18 @@ class GroupSearch {
       }
       if (n_first) {
         ++candidates_;
-        if (!Y.complete) add_partner(y, id);
+        if (!Y.complete) {
+          s.partners.Prefetch(Y.partners);
+          defer.push_back(y);
+        }
       }
+    };
+    auto push_deferred = [&] {
+      for (uint32_t y : defer) add_partner(y, id);
     };
     if (single) {
       for (uint32_t y = 0; y < id; ++y) link(y);
+      push_deferred();
       return id;
     }
     // A quiet class pairs with loud ones only.
@@ -766,6 +778,7 @@ class GroupSearch {
           link(it->second);
       }
     }
+    push_deferred();
     if (chained) {
       if (!own.small) own.small = std::make_unique<ByteHeads>(info.begin, info.end);
       uint32_t& head = own.small->Slot(begin);
@@ -824,6 +837,7 @@ class GroupSearch {
     return true;
   }
 
+  std::vector<uint32_t> deferred_;       // ClassOf's, kept for its room
   std::vector<const Pattern*> group_;    // at most 32: a bit of a mask each
   const std::vector<uint8_t>& guarded_;  // RaceGuardedLocations, per location
   HeldLocks* locks_;
