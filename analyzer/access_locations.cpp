@@ -43,6 +43,22 @@ class AllocationVersions {
     --it;
     return addr < it->second.first ? it->second.second : 0;
   }
+  // VersionAt(addr), and bytes [*lo, *hi) around `addr` that have it now: one paint's, or a gap
+  // between paints.
+  uint32_t VersionRun(uint64_t addr, uint64_t* lo, uint64_t* hi) const {
+    auto it = intervals_.upper_bound(addr);
+    *hi = it == intervals_.end() ? ~uint64_t{0} : it->first;
+    *lo = 0;
+    if (it == intervals_.begin()) return 0;
+    --it;
+    if (addr < it->second.first) {
+      *lo = it->first;
+      *hi = it->second.first;
+      return it->second.second;
+    }
+    *lo = it->second.first;
+    return 0;
+  }
   // False when no paint after version `seen` covered `addr`, so VersionAt(addr) is as it was
   // then; true when one may have. Without a walk of the intervals: a paint marks the pages it
   // covers (in slots shared by many pages), or, if it covers many, all of them.
@@ -948,7 +964,7 @@ void KeptAccesses::Forget(uint64_t begin, uint64_t end) {
   }
   for (uint64_t word = begin >> 3; word <= (end - 1) >> 3; ++word) {
     Located& known = located_[LocatedSlot(word << 3)];
-    if (known.addr >> 3 == word) known.addr = ~uint64_t{0};
+    if (known.first >> 3 == word) known.bytes = 0;
   }
 }
 
@@ -966,14 +982,27 @@ LocationId KeptAccesses::LocateMissed(EventIndex, const Event& e) {
   }
   if (!IsAccess(e.kind)) return kNoLocation;
   Located& known = located_[LocatedSlot(e.addr)];
+  // The answer is kept for the bytes of the address's word that have the same one, so that a
+  // buffer walked a byte at a time finds 7 of every 8 among the recent answers.
+  const uint64_t word = e.addr & ~uint64_t{7};
+  auto keep = [&](uint64_t lo, uint64_t hi, uint64_t epoch, LocationId location) {
+    lo = std::max(lo, word);
+    hi = std::min(hi, word + 8);
+    known = Located{lo, epoch, location, static_cast<uint32_t>(hi - lo)};
+  };
   const auto bytes = std::upper_bound(
       s.kept_bytes.begin(), s.kept_bytes.end(), e.addr,
       [](uint64_t addr, const std::pair<uint64_t, uint64_t>& r) { return addr < r.first; });
   if (bytes == s.kept_bytes.begin() || e.addr >= std::prev(bytes)->second) {
-    known = Located{e.addr, kAlways, kNoLocation};
+    // Between kept bytes, whatever the version.
+    keep(bytes == s.kept_bytes.begin() ? 0 : std::prev(bytes)->second,
+         bytes == s.kept_bytes.end() ? ~uint64_t{0} : bytes->first, kAlways, kNoLocation);
     return kNoLocation;
   }
-  const uint32_t version = s.allocation_events == 0 ? 0 : s.versions.VersionAt(e.addr);
+  uint64_t run_lo = 0;
+  uint64_t run_hi = ~uint64_t{0};
+  const uint32_t version =
+      s.allocation_events == 0 ? 0 : s.versions.VersionRun(e.addr, &run_lo, &run_hi);
   auto after =
       std::upper_bound(s.locations.begin(), s.locations.end(), std::make_pair(version, e.addr),
                        [](const std::pair<uint32_t, uint64_t>& at, const LocationInfo& l) {
@@ -982,10 +1011,14 @@ LocationId KeptAccesses::LocateMissed(EventIndex, const Event& e) {
   LocationId found = kNoLocation;
   if (after != s.locations.begin()) {
     const LocationInfo& l = *std::prev(after);
-    if (l.version == version && e.addr < l.end)
+    if (l.version == version && e.addr < l.end) {
       found = static_cast<LocationId>(std::prev(after) - s.locations.begin());
+      // The bytes of the location that have its version.
+      keep(std::max(l.begin, run_lo), std::min(l.end, run_hi), epoch_, found);
+      return found;
+    }
   }
-  known = Located{e.addr, epoch_, found};
+  keep(e.addr, e.addr + 1, epoch_, found);
   return found;
 }
 

@@ -170,7 +170,7 @@ class KeptAccesses {
   LocationId Locate(EventIndex i, const Event& e) {
     if (IsAccess(e.kind)) {
       const Located& known = located_[LocatedSlot(e.addr)];
-      if (known.addr == e.addr && (known.epoch == epoch_ || known.epoch == kAlways))
+      if (e.addr - known.first < known.bytes && (known.epoch == epoch_ || known.epoch == kAlways))
         return known.location;
     } else if (e.kind != EventKind::kFree && e.kind != EventKind::kAlloc) {
       return kNoLocation;
@@ -230,16 +230,19 @@ class KeptAccesses {
   // Locate for a FREE, an ALLOC or an access whose address has no recent answer.
   LocationId LocateMissed(EventIndex i, const Event& e);
 
-  // Locate's recent answers by address. The location of an address depends only on its
+  // Locate's recent answers by 8-byte word, each for the bytes of its word that have it (one
+  // location's in one allocation version). The location of an address depends only on its
   // allocation version: a FREE or ALLOC forgets the answers for its bytes, or all of them
   // (`epoch_`) for a block of over kForgetBytes. An address outside the kept locations' bytes
   // has its answer always (kAlways).
   static constexpr uint64_t kAlways = ~uint64_t{0};
   static constexpr uint64_t kForgetBytes = 4096;
+  // The answer for the bytes [first, first + bytes), all of one 8-byte word.
   struct Located {
-    uint64_t addr = ~uint64_t{0};
+    uint64_t first = 0;
     uint64_t epoch = 0;
     LocationId location = kNoLocation;
+    uint32_t bytes = 0;
   };
   // The slot of an address: the bytes of one 8-byte word share one, and the words of a 32 KiB
   // span have distinct ones (a block's bytes are forgotten slot by slot).

@@ -188,3 +188,30 @@ TEST_CASE("the streaming race search finds what Analyze finds on a location wide
   CHECK(found.size() == 7);
   CHECK(far == 4);
 }
+
+TEST_CASE("the streaming analysis locates each byte of a word by the allocation version it has now",
+          "[analysis][streaming_races]") {
+  // An 8-byte block written by thread 2 at its second byte and by thread 1 (whole, then at its
+  // first and second bytes) is one location. Between, an ALLOC of its last 4 bytes gives them a
+  // new life: thread 2's writes there are not the old block's, while thread 1's write at the first
+  // byte, just before them, is. Locating one
+  // byte of a word must not answer for the bytes of the word that live in another version (a
+  // recent answer kept for the whole word put thread 2's writes in the old block, racing with
+  // thread 1's whole write).
+  constexpr uint64_t kWord = 0x10000;
+  testing::TraceBuilder b;
+  b.Add(0, EventKind::kAlloc, kWord, 8, 0, 1);
+  b.Fork(0, 1);
+  b.Fork(0, 2);
+  const EventIndex second = b.Add(2, EventKind::kWrite, kWord + 1, 1, 0, 2);
+  const EventIndex whole = b.Add(1, EventKind::kWrite, kWord, 8, 0, 3);
+  b.Add(2, EventKind::kAlloc, kWord + 4, 4, 0, 4);
+  b.Add(1, EventKind::kWrite, kWord, 1, 0, 5);
+  b.Add(2, EventKind::kWrite, kWord + 4, 1, 0, 6);
+  b.Add(2, EventKind::kWrite, kWord + 5, 1, 0, 7);
+  const EventIndex last = b.Add(1, EventKind::kWrite, kWord + 1, 1, 0, 8);
+  const std::vector<Finding> found = test::Streamed(b.trace(), "race");
+  REQUIRE(found.size() == 2);
+  CHECK(found[0].events == std::vector<EventIndex>{second, whole});
+  CHECK(found[1].events == std::vector<EventIndex>{second, last});
+}
