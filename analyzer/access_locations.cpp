@@ -38,10 +38,9 @@ class AllocationVersions {
     intervals_.emplace(begin, std::make_pair(end, version));
   }
   uint32_t VersionAt(uint64_t addr) const {
-    auto it = intervals_.upper_bound(addr);
-    if (it == intervals_.begin()) return 0;
-    --it;
-    return addr < it->second.first ? it->second.second : 0;
+    uint64_t lo = 0;
+    uint64_t hi = 0;
+    return VersionRun(addr, &lo, &hi);
   }
   // VersionAt(addr), and bytes [*lo, *hi) around `addr` that have it now: one paint's, or a gap
   // between paints.

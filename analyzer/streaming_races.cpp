@@ -686,7 +686,8 @@ class GroupSearch {
     uint32_t found = ClassIndex::kNone;
     // The chain's length, up to kChainWalk + 1 (past kChainWalk: the index holds the rest).
     uint32_t chain_length = 0;
-    ClassesByBegin& own = s.by_begin[loud_[static_cast<uint8_t>(key.kind)]];
+    const uint8_t key_side = loud_[static_cast<uint8_t>(key.kind)];
+    ClassesByBegin& own = s.by_begin[key_side];
     if (chained && own.small) {
       const uint32_t head = own.small->At(begin);
       if (head != kNil && s.classes[head].chain_indexed) chain_length = kChainWalk + 1;
@@ -759,7 +760,7 @@ class GroupSearch {
       return id;
     }
     // A quiet class pairs with loud ones only.
-    for (uint8_t side = loud_[static_cast<uint8_t>(key.kind)] ? 0 : 1; side < 2; ++side) {
+    for (uint8_t side = key_side == 1 ? 0 : 1; side < 2; ++side) {
       const ClassesByBegin& by = s.by_begin[side];
       if (by.small) {
         // Small classes: those starting at a byte one of them (of up to widest_small bytes)

@@ -194,10 +194,9 @@ TEST_CASE("the streaming analysis locates each byte of a word by the allocation 
   // An 8-byte block written by thread 2 at its second byte and by thread 1 (whole, then at its
   // first and second bytes) is one location. Between, an ALLOC of its last 4 bytes gives them a
   // new life: thread 2's writes there are not the old block's, while thread 1's write at the first
-  // byte, just before them, is. Locating one
-  // byte of a word must not answer for the bytes of the word that live in another version (a
-  // recent answer kept for the whole word put thread 2's writes in the old block, racing with
-  // thread 1's whole write).
+  // byte, just before them, is. Locating one byte of a word must not answer for the bytes of the
+  // word that live in another version (a recent answer kept for the whole word put thread 2's
+  // writes in the old block, racing with thread 1's whole write).
   constexpr uint64_t kWord = 0x10000;
   testing::TraceBuilder b;
   b.Add(0, EventKind::kAlloc, kWord, 8, 0, 1);
