@@ -22,12 +22,14 @@
 #include "trace_format/clip_file.h"
 #include "trace_format/error.h"
 #include "workflow/before_each.h"
+#include "workflow/child_supervision.h"
 #include "workflow/library_runtime.h"
 #include "workflow/program_file.h"
 #include "workflow/program_lookup.h"
 
 namespace pecan::cli {
 
+using workflow::EndIfTerminationRequested;
 using workflow::InspectProgramFile;
 using workflow::LibraryRuntime;
 using workflow::MergedEnvironment;
@@ -172,7 +174,8 @@ int Replay(ReplayCliOptions options) {
   const bool race_reversed = RaceRunsReversed(clip, options.race_order == "reversed");
   const std::vector<AnomalyEventText> anomaly = DescribeAnomaly(clip, race_reversed);
 
-  const std::string verdict_path = TemporaryVerdictPath();
+  ReplayScratch scratch;
+  const std::string verdict_path = scratch.VerdictPath();
   char runtime_bound[32];
   std::snprintf(runtime_bound, sizeof runtime_bound, "%g",
                 options.gdb ? 0.0 : options.timeout_seconds);
@@ -208,14 +211,15 @@ int Replay(ReplayCliOptions options) {
     std::vector<std::string> argv{"gdb", "-q", "-x", script, "--args", program};
     argv.insert(argv.end(), options.command.begin() + 1, options.command.end());
     end = RunBounded("gdb", argv, MergedEnvironment(environment), 0);
-    ::unlink(script.c_str());
   } else {
     const double bound =
         options.timeout_seconds > 0 ? options.timeout_seconds + kParentBoundMarginSeconds : 0;
     end = RunBounded(program, options.command, MergedEnvironment(environment), bound);
   }
   const std::optional<proto::Verdict> runtime_verdict = ReadVerdict(verdict_path);
-  ::unlink(verdict_path.c_str());
+  scratch.Remove();
+  // Asked to end while the program ran: it is gone now, and so is pecan; no verdict.
+  EndIfTerminationRequested();
 
   FinalVerdict verdict = Conclude(runtime_verdict, end, clip, options.command.front(),
                                   options.timeout_seconds, options.expect_exit);

@@ -1,5 +1,5 @@
 // RunBounded: the program as a ForegroundChild, killed at the bound or when pecan is asked to
-// end; plus the verdict file's path and reader.
+// end; plus the replay's scratch directory and the verdict file's reader.
 #include "cli/replay_program_run.h"
 
 #include <signal.h>
@@ -19,7 +19,6 @@
 
 namespace pecan::cli {
 
-using workflow::EndIfTerminationRequested;
 using workflow::ForegroundChild;
 using workflow::SupervisedEnd;
 
@@ -27,8 +26,6 @@ ChildEnd RunBounded(const std::string& executable, std::vector<std::string> argv
                     std::vector<std::string> environment, double bound_seconds) {
   ForegroundChild child(executable, std::move(argv), std::move(environment), "replay: ");
   const SupervisedEnd ended = child.Wait(bound_seconds);
-  // Asked to end while the program ran: it is gone now, and so is pecan; no verdict.
-  EndIfTerminationRequested();
   ChildEnd end;
   end.timed_out = ended.timed_out;
   end.seconds = ended.seconds;
@@ -41,15 +38,20 @@ ChildEnd RunBounded(const std::string& executable, std::vector<std::string> argv
   return end;
 }
 
-std::string TemporaryVerdictPath() {
-  std::string pattern = (std::filesystem::temp_directory_path() / "pecan-verdict-XXXXXX").string();
-  int fd = ::mkstemp(pattern.data());
-  if (fd < 0)
-    throw PecanError("replay: cannot create a temporary file: " +
+ReplayScratch::ReplayScratch() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "pecan-replay-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr)
+    throw PecanError("replay: cannot create a temporary directory in " +
+                     std::filesystem::temp_directory_path().string() + ": " +
                      std::string(std::strerror(errno)));
-  ::close(fd);
-  ::unlink(pattern.c_str());  // the runtime creates it; absence means "no verdict written"
-  return pattern;
+  directory_ = pattern;
+}
+
+void ReplayScratch::Remove() {
+  if (directory_.empty()) return;
+  std::error_code ignored;  // nothing to do about a file that will not go
+  std::filesystem::remove_all(directory_, ignored);
+  directory_.clear();
 }
 
 std::optional<proto::Verdict> ReadVerdict(const std::string& path) {

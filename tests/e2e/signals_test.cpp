@@ -233,8 +233,15 @@ TEST_CASE("SIGINT or SIGTERM to pecan hunt, replay and triage while replays run 
   for (int signal_number : {SIGINT, SIGTERM}) {
     SignalWhileRunning("pecan hunt (replaying)", {"hunt", "-o", dir + "/again", "--", program},
                        {{"LINGER_WHEN", "replay"}}, dir, signal_number);
-    SignalWhileRunning("pecan replay", {"replay", clip, "--", program}, {{"LINGER_WHEN", "replay"}},
-                       dir, signal_number);
+    // Its scratch files (the verdict, the runtime's partial write of it) go with it.
+    const std::string scratch = dir + "/tmp-" + std::to_string(signal_number);
+    fs::create_directories(scratch);
+    SignalWhileRunning("pecan replay", {"replay", clip, "--", program},
+                       {{"LINGER_WHEN", "replay"}, {"TMPDIR", scratch}}, dir, signal_number);
+    std::string left;
+    for (const auto& entry : fs::directory_iterator(scratch)) left += " " + entry.path().string();
+    INFO("left in the temporary directory:" << left);
+    CHECK(left.empty());
     SignalWhileRunning(
         "pecan triage --replay",
         {"triage", out + "/trace.pecan", "-o", dir + "/triage", "--replay", "--", program},

@@ -798,6 +798,10 @@ class SingleNodeSlurm {
     stop.stdout_path = stop.stderr_path = state_ + ".stop.log";
     stop.timeout_seconds = 60;
     pecan::workflow::RunChild(stop);
+    std::error_code ignored;  // the daemons are gone: their files in /tmp go too
+    fs::remove_all(state_, ignored);
+    for (const char* log : {".start.log", ".stop.log", ".client.log"})
+      fs::remove(state_ + log, ignored);
   }
   bool started() const { return started_; }
   const std::string& log() const { return log_; }

@@ -16,11 +16,20 @@ using K = EventKind;
 
 namespace {
 
-std::string TempVerdictPath(const std::string& name) {
-  auto dir =
+// This process's directory for the runtime's verdicts, removed when the tests end.
+struct VerdictDirectory {
+  std::filesystem::path path =
       std::filesystem::temp_directory_path() / ("pecan-replay-session-" + std::to_string(getpid()));
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
+  ~VerdictDirectory() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+};
+const VerdictDirectory verdict_directory;
+
+std::string TempVerdictPath(const std::string& name) {
+  std::filesystem::create_directories(verdict_directory.path);
+  return (verdict_directory.path / name).string();
 }
 
 ReplaySession::Environment TestEnvironment() {
