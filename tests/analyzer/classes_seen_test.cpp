@@ -1,7 +1,8 @@
 // ClassesSeen, the first pass's set of access classes seen, (key, stream) pairs: against a
 // std::set under random inserts over many pages, in 4-byte slots while the streams stay below the
 // bound, and once one past it comes (a bound lowered here), in one set of whole pairs that still
-// knows every pair seen before. FlatSet's 32-bit slots, which the pages use, against a std::set.
+// knows every pair seen before. FlatSet's 32-bit slots against a std::set (the pages' RowSet has
+// tests of its own).
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <set>
