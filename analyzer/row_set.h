@@ -5,10 +5,10 @@
 // them over the page's table (pcompress 1 MiB: 20-30 KB a page).
 //
 // A slot's place in a table of 64 slots or more: the block of 16 its row and stream hash to, at
-// the place's offset in the row; then the same offset in the blocks after (a row that takes a
-// block is not pushed into the next one slot by slot); then, should that column be full, every
-// slot in order. Smaller tables hash each slot. The table grows by a quarter at three quarters
-// full (FlatSet's sizes: the same memory).
+// the place's offset in the row; then the same offset in the next few blocks (a row that takes a
+// block is not pushed into the next one slot by slot); then the slots after the first, in order.
+// Smaller tables hash each slot. The table grows by a quarter at three quarters full (FlatSet's
+// sizes: the same memory).
 #pragma once
 
 #include <cstddef>
@@ -49,6 +49,10 @@ class RowSet {
  private:
   static constexpr size_t kRow = 16;
   static constexpr size_t kBlockedFrom = 64;  // slots: smaller tables hash each slot
+  // Blocks of a column tried before the slots after the first: where most slots are of one place
+  // in their rows (many streams at one field of the structs a thread first walked), its column
+  // fills up, and a walk of it all would cost a probe per block.
+  static constexpr size_t kColumnTries = 4;
 
   // Where `slot` is in `table`, or the empty slot it would take (the table is never full).
   static uint32_t* Find(std::vector<uint32_t>& table, uint32_t slot) {
@@ -59,12 +63,15 @@ class RowSet {
       const uint32_t stream = slot & ((uint32_t{1} << kStreamBits) - 1);
       const size_t blocks = slots / kRow;
       const uint64_t row = uint64_t{stream} << (kPlaceBits - 4) | place / kRow;
-      size_t block = ScaledSlot(MixHash(row) >> 32, 32, blocks);
-      for (size_t tried = 0; tried < blocks; ++tried) {
+      const size_t home = ScaledSlot(MixHash(row) >> 32, 32, blocks);
+      size_t block = home;
+      for (size_t tried = 0; tried < kColumnTries; ++tried) {
         uint32_t* const at = data + block * kRow + place % kRow;
         if (*at == slot || *at == kEmpty) return at;
         block = block + 1 == blocks ? 0 : block + 1;
       }
+      for (size_t at = home * kRow + place % kRow;; at = NextSlot(at, slots))
+        if (data[at] == slot || data[at] == kEmpty) return data + at;
     }
     for (size_t at = ScaledSlot(MixHash(slot) >> 32, 32, slots);; at = NextSlot(at, slots))
       if (data[at] == slot || data[at] == kEmpty) return data + at;

@@ -1,6 +1,7 @@
 // RowSet, ClassesSeen's set per page: against a std::set as it grows from one slot past the size
-// where rows take blocks (random slots, rows walked in order as a thread walks a buffer), and in
-// a table whose every slot of one place in a row is taken (the column is full, the rest is not).
+// where rows take blocks (random slots, rows walked in order as a thread walks a buffer), in a
+// table whose every slot of one place in a row is taken (the column is full, the rest is not), and
+// with most slots at one place of their rows.
 #include <catch2/catch.hpp>
 #include <cstdint>
 #include <set>
@@ -78,6 +79,21 @@ TEST_CASE("RowSet keeps 40 slots of one place in a table of 64") {
   for (const uint32_t slot : model) REQUIRE_FALSE(set.Insert(slot));
   REQUIRE(set.Insert(SlotOf(0, 40)));
   REQUIRE_FALSE(set.Insert(SlotOf(0, 40)));
+}
+
+TEST_CASE("RowSet holds many streams at one place of every row") {
+  // Many streams touch only the first of the 16 fields of the structs a thread first walked:
+  // most slots share a column, which fills up; they go on past its first blocks.
+  RowSet set;
+  std::set<uint32_t> model;
+  for (uint32_t stream = 0; stream < 3000; ++stream) {
+    for (uint32_t place = 0; place < 256; place += 16)
+      InsertBoth(set, model, SlotOf(place, stream));
+    if (stream % 50 == 0)
+      for (uint32_t place = 0; place < 256; ++place) InsertBoth(set, model, SlotOf(place, stream));
+  }
+  CheckSame(set, model);
+  for (const uint32_t slot : model) REQUIRE_FALSE(set.Insert(slot));
 }
 
 }  // namespace
