@@ -10,6 +10,7 @@
 
 #include "analyzer/access_stream.h"
 #include "analyzer/byte_key_lines.h"
+#include "analyzer/byte_order_sort.h"
 #include "analyzer/classes_seen.h"
 #include "analyzer/flat_hash_map.h"
 #include "analyzer/held_locks.h"
@@ -377,10 +378,8 @@ struct MergedKeys {
 MergedKeys::MergedKeys(KeyTable& keys, const FreeTable& free_events, const LocationFilter& filter) {
   std::vector<uint32_t> order(keys.size());
   std::iota(order.begin(), order.end(), 0u);
-  std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    if (keys[a].version != keys[b].version) return keys[a].version < keys[b].version;
-    return keys[a].begin < keys[b].begin;
-  });
+  SortByVersionAndBegin(order.data(), order.data() + order.size(),
+                        [&](uint32_t k) -> const KeyInfo& { return keys[k]; });
   // Each FREE under the two versions it borders (the one it ends and the one it starts).
   std::vector<std::pair<uint32_t, uint32_t>> by_version;  // (version, FREE), FREEs in order
   by_version.reserve(2 * free_events.size());
