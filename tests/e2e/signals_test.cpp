@@ -183,6 +183,9 @@ TEST_CASE("SIGINT or SIGTERM to pecan record ends the program, and the trace is 
                        {"record", "--chunk-events", "64", "-o", trace, "--", program}, {}, dir,
                        signal_number);
     e2e::PecanRun stats = e2e::RunPecan({"stats", trace}, dir + "/stats.log");
+    // What pecan record and the runtime said (e.g. that the trace writer did not finish).
+    INFO("pecan record's output:\n"
+         << e2e::ReadText(dir + "/" + std::to_string(signal_number) + ".log"));
     INFO(stats.output);
     CHECK(stats.result.exit_status == 0);
     CHECK(stats.output.find("complete") != std::string::npos);
