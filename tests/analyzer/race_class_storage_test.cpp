@@ -197,14 +197,17 @@ TEST_CASE("ByteHeads keeps a value per byte as a table and as an array") {
     const uint64_t span = 1 + next() % 3000;
     ByteHeads heads(begin, begin + span);
     std::map<uint64_t, uint32_t> model;
-    bool saw_sparse_and_set = false;
+    bool saw_table = false;  // with two values or more
     for (uint32_t step = 0; step < 4000; ++step) {
       const uint64_t at = begin + next() % span;
       uint32_t& slot = heads.Slot(at);
       REQUIRE(slot == (model.count(at) ? model[at] : ByteHeads::kNil));
       slot = step;
       model[at] = step;
-      saw_sparse_and_set |= model.size() < span / 4;
+      saw_table |= !heads.IsArray() && model.size() >= 2;
+      // The array comes once one byte in kArrayAt has a value, not before.
+      if (model.size() * ByteHeads::kArrayAt >= span) REQUIRE(heads.IsArray());
+      if ((model.size() + 1) * ByteHeads::kArrayAt < span) REQUIRE(!heads.IsArray());
       // Every byte, and bytes just outside the range (kNil there).
       if (step % 500 == 0 || step == 3999) {
         for (uint64_t b = begin - 9; b < begin + span + 9; ++b) {
@@ -224,8 +227,8 @@ TEST_CASE("ByteHeads keeps a value per byte as a table and as an array") {
         }
       }
     }
-    REQUIRE(saw_sparse_and_set);
-    REQUIRE(model.size() * 4 >= span);  // it turned into an array on the way
+    if (span > 4 * ByteHeads::kArrayAt) REQUIRE(saw_table);
+    REQUIRE(heads.IsArray());  // it turned into an array on the way
   }
 }
 
