@@ -1,6 +1,7 @@
 // ReadReportTrace: the reported events' addresses come first, from their chunks alone (the
-// chunk index); then one pass follows each thread's open calls and held locks, keeping those open
-// at a reported event, and keeps the heap blocks the reported addresses lay in. Both keep an
+// chunk index); then one pass (up to the last reported event, where the footer gives the count)
+// follows each thread's open calls and held locks, keeping those open at a reported event, and
+// keeps the heap blocks the reported addresses lay in. Both keep an
 // opener's closers too, so that the context seen at any later kept event is the whole trace's
 // restricted to kept events, which at a reported event is all of it.
 #include "analyzer/report_trace.h"
@@ -9,6 +10,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string>
 #include <unordered_map>
 #include <utility>
 
@@ -262,14 +264,28 @@ Trace ReadReportTrace(const std::string& path, const std::vector<EventIndex>& ev
   OpenContexts contexts(kept);
   HeapBlockKeeper heap_blocks(std::move(addresses), kept);
   auto next = reported.begin();
-  const uint64_t read = ForEachEvent(
-      reader, show_progress, "reading the reported events", 0, [&](EventIndex i, const Event& e) {
-        const bool is_reported = next != reported.end() && *next == i;
-        if (is_reported) ++next;
-        contexts.Read(i, e, is_reported);
-        if (is_reported || IsLifecycle(e.kind)) kept.push_back(KeptEvent{i, e});
-        heap_blocks.Read(i, e, is_reported);
-      });
+  auto read_event = [&](EventIndex i, const Event& e) {
+    const bool is_reported = next != reported.end() && *next == i;
+    if (is_reported) ++next;
+    contexts.Read(i, e, is_reported);
+    if (is_reported || IsLifecycle(e.kind)) kept.push_back(KeptEvent{i, e});
+    heap_blocks.Read(i, e, is_reported);
+  };
+  // What a report reads of an event comes before it (the calls and locks open at it, the heap
+  // block it names): a file with a footer, which gives the tables, the exit and the number of
+  // events, is read up to the last reported event only (pcompress 1 MiB: its first 2.1 M of 7.9 M
+  // events), and not at all for none. Another is read to its end, where a footer found late may
+  // add the exit.
+  const std::optional<uint64_t> footer_count = reader.footer_event_count();
+  const std::string label = "reading the reported events";
+  uint64_t read = 0;
+  if (!footer_count) {
+    read = ForEachEvent(reader, show_progress, label, 0, read_event);
+  } else if (!reported.empty()) {
+    const EventIndex last = reported.back();
+    read = ForEachEventUpTo(reader, show_progress, label, std::min(last + 1, *footer_count), last,
+                            read_event);
+  }
 
   std::sort(kept.begin(), kept.end(),
             [](const KeptEvent& a, const KeptEvent& b) { return a.index < b.index; });
@@ -283,7 +299,7 @@ Trace ReadReportTrace(const std::string& path, const std::vector<EventIndex>& ev
     trace.push_back(k.event);
     trace.origin.push_back(k.index);
   }
-  trace.recorded_events = read;
+  trace.recorded_events = footer_count ? *footer_count : read;
   trace.meta = reader.meta();  // after reading: a footer found late may have added the exit
   trace.threads = reader.threads();
   trace.sites = reader.sites();

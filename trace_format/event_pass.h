@@ -22,27 +22,38 @@ inline void StartPassProgress(std::optional<ProgressReporter>& progress, TraceRe
   }
 }
 
-// Calls fn(index, event) for each event of `reader`, in order. With `show_progress`, a progress
-// line labelled `label` counts up to `total` (0: the file's footer count; none if unknown).
-// Returns the number of events read.
+// Calls fn(index, event) for each event of `reader` up to event `last` (included), in order, and
+// reads no further. With `show_progress`, a progress line labelled `label` counts up to `total`
+// (0: the file's footer count; none if unknown). Returns the number of events read: `last` + 1,
+// or fewer where the trace ends before it.
 template <typename F>
-uint64_t ForEachEvent(TraceReader& reader, bool show_progress, const std::string& label,
-                      uint64_t total, F&& fn) {
+uint64_t ForEachEventUpTo(TraceReader& reader, bool show_progress, const std::string& label,
+                          uint64_t total, EventIndex last, F&& fn) {
   std::optional<ProgressReporter> progress;
   StartPassProgress(progress, reader, show_progress, label, total);
   // A few thousand events at a time: the batch stays in the cache while fn runs over it.
   constexpr uint64_t kEventsAtATime = 4096;
   EventBatch batch;
   uint64_t read = 0;
-  while (reader.NextEvents(batch, kEventsAtATime)) {
+  while (read <= last && reader.NextEvents(batch, kEventsAtATime)) {
     const EventColumns columns = batch.columns();  // fn may write anywhere: see EventColumns
-    const size_t count = batch.count();
     const uint64_t first = batch.first_event;
+    // The batch's events up to `last` (last - first + 1 overflows where `last` is the greatest).
+    const size_t count = batch.count() == 0 || batch.count() - 1 <= last - first
+                             ? batch.count()
+                             : static_cast<size_t>(last - first + 1);
     for (size_t j = 0; j < count; ++j) fn(first + j, columns.event(j));
-    read = batch.first_event + batch.count();
+    read = first + count;
     if (progress) progress->Update(read);
   }
   return read;
+}
+
+// Calls fn(index, event) for each event of `reader`, in order (ForEachEventUpTo the end).
+template <typename F>
+uint64_t ForEachEvent(TraceReader& reader, bool show_progress, const std::string& label,
+                      uint64_t total, F&& fn) {
+  return ForEachEventUpTo(reader, show_progress, label, total, ~EventIndex{0}, fn);
 }
 
 }  // namespace pecan

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <random>
 #include <sstream>
@@ -365,4 +367,42 @@ TEST_CASE("findings naming an event the report trace does not hold are refused",
   findings[0].overtaken.clear();
   findings[0].events = {whole.size_events()};  // past the end
   CHECK_THROWS_AS(ToTraceNumbers(report_trace, &findings), PecanError);
+}
+
+TEST_CASE("a file with a footer is read up to the last reported event, one without to its end",
+          "[analysis][report_trace]") {
+  const Trace whole =
+      WithReportContext(Concatenated(test::RandomTraceGenerator(GeneratorOptions()), 21, 20), 5);
+  const std::string path = TempPath("pecan-report-trace-up-to.pecan");
+  WriteTrace(path, whole, TraceWriterOptions{100, 1});
+  const EventIndex last = whole.size_events() / 3;
+  // Thread lifecycle events come after it (every one is kept when the file is read to its end).
+  EventIndex lifecycle_after = 0;
+  for (EventIndex i = last + 1; i < whole.size_events(); ++i)
+    lifecycle_after += whole.kind[i] == EventKind::kThreadEnd || whole.kind[i] == EventKind::kFork;
+  REQUIRE(lifecycle_after > 0);
+
+  const Trace report_trace = ReadReportTrace(path, {last / 2, last});
+  REQUIRE(report_trace.size_events() > 0);
+  CHECK(report_trace.origin.back() == last);
+  CHECK(report_trace.RecordedEvents() == whole.size_events());
+  const Trace of_none = ReadReportTrace(path, {});
+  CHECK(of_none.size_events() == 0);
+  CHECK(of_none.recorded_events == whole.size_events());
+
+  // Without its trailer the file has no footer: its exit and count come at its end.
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes.substr(0, bytes.size() - 1);
+  const Trace cut_trace = ReadReportTrace(path, {last / 2, last});
+  std::filesystem::remove(path);
+  REQUIRE(cut_trace.size_events() > 0);
+  CHECK(cut_trace.origin.back() > last);
+  CHECK(cut_trace.RecordedEvents() == whole.size_events());
+  // Up to `last`, the same events.
+  const auto up_to_last = std::upper_bound(cut_trace.origin.begin(), cut_trace.origin.end(), last);
+  CHECK(std::vector<EventIndex>(cut_trace.origin.begin(), up_to_last) == report_trace.origin);
 }
