@@ -19,8 +19,9 @@
 namespace pecan {
 namespace {
 
-// An event as the shards see it, 40 bytes (an Event with its number, location and flag took 48):
-// its number is an offset from its batch's first event, and its fields fill an Event's padding.
+// An event as the shards see it, 32 bytes (an Event with its number, location and flag took 48):
+// its number is an offset from its batch's first event, its fields fill an Event's padding, and
+// its repeats left out (Event::repeats_before), which no search reads, are not passed on.
 struct FedEvent {
   uint64_t addr;
   uint32_t offset;  // its number's from Batch::first
@@ -28,14 +29,13 @@ struct FedEvent {
   ThreadId thread;
   uint32_t size;
   SiteId site;
-  uint16_t repeats_before;
   EventKind kind;
   uint8_t flags;
   bool last_of_bytes;
 
-  Event event() const { return Event{thread, kind, flags, size, addr, site, repeats_before}; }
+  Event event() const { return Event{thread, kind, flags, size, addr, site, 0}; }
 };
-static_assert(sizeof(FedEvent) == 40);
+static_assert(sizeof(FedEvent) == 32);
 
 struct Batch {
   EventIndex first = 0;  // the number of events[0]
@@ -43,7 +43,7 @@ struct Batch {
 };
 
 // Events a batch holds, and batches fed but not yet seen by every shard (the main loop waits
-// past that): 2.8 MB with the one being filled. The shards' work comes in bursts (a thread's walk
+// past that): 2.2 MB with the one being filled. The shards' work comes in bursts (a thread's walk
 // of a buffer one shard owns), the main loop's in others, and they wait on each other less with
 // more batches between them: pcompress 4 MiB's second pass took 10.8 s with 8 batches, 8.1 s with
 // 64; 8 MiB's about as long with 32 as with 64, and 32 MiB's no longer with 16 than with 32.
@@ -224,8 +224,7 @@ void RaceShards::Feed(EventIndex i, const Event& e, LocationId l, bool last_of_b
   Batch& filling = m.Filling();
   if (filling.events.empty()) filling.first = i;
   filling.events.push_back(FedEvent{e.addr, static_cast<uint32_t>(i - filling.first), l, e.thread,
-                                    e.size, e.site, e.repeats_before, e.kind, e.flags,
-                                    last_of_bytes});
+                                    e.size, e.site, e.kind, e.flags, last_of_bytes});
   if (filling.events.size() == kBatchEvents) m.Publish();
 }
 
