@@ -1,10 +1,11 @@
 // SortByVersionAndBegin: sorts numbers of entries (the first pass's keys) by the (version, begin)
-// their entries hold, most significant byte first and in place (American flag sort): a count of
-// each value of a byte, each number moved to its value's part, then each part by the next byte;
-// parts of up to kSmall by std::sort. It starts at the first byte on which two entries differ.
-// A comparison sort of numbers read two entries (in no order) per comparison at each of its
-// ~log2(n) levels; this reads each entry twice per byte sorted on (pcompress 1 MiB: 1.66 M keys
-// in 0.072-0.094 s, against std::sort's 0.117 s).
+// their entries hold, most significant byte first and in place but for a byte per number (American
+// flag sort): a count of each value of a byte, each number moved to its value's part, then each
+// part by the next byte; parts of up to kSmall by std::sort. It starts at the first byte on which
+// two entries differ. A comparison sort of numbers read two entries (in no order) per comparison
+// at each of its ~log2(n) levels; this reads each entry once per byte sorted on (pcompress 1 MiB:
+// 1.66 M keys in 0.056-0.061 s, against std::sort's 0.117 s and 0.076-0.084 s reading each entry
+// twice, when counting and when moving; 8 MiB: 0.45 s against 0.79 s).
 #pragma once
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace pecan {
 
@@ -26,26 +28,32 @@ inline uint32_t Digit(uint32_t version, uint64_t begin, int byte) {
   return static_cast<uint32_t>(begin >> (8 * (kBytes - 1 - byte))) & 0xFF;
 }
 
-// `entry(n)` gives number n's entry, with `version` and `begin`.
+// `entry(n)` gives number n's entry, with `version` and `begin`. `digits` has room for hi - lo
+// bytes: each number's byte at this level, read once from its entry (in the numbers' order, a
+// cache miss each, mostly, so the next are fetched meanwhile), not again as the numbers move.
 template <typename Entry>
-void SortFrom(uint32_t* lo, uint32_t* hi, int byte, const Entry& entry) {
+void SortFrom(uint32_t* lo, uint32_t* hi, int byte, const Entry& entry, uint8_t* digits) {
   auto less = [&](uint32_t a, uint32_t b) {
     const auto& x = entry(a);
     const auto& y = entry(b);
     return x.version != y.version ? x.version < y.version : x.begin < y.begin;
   };
+  // Entries this many numbers ahead are fetched while the byte of one is read.
+  constexpr ptrdiff_t kAhead = 16;
   for (;;) {
-    if (hi - lo <= kSmall || byte == kBytes) {
+    const ptrdiff_t n = hi - lo;
+    if (n <= kSmall || byte == kBytes) {
       std::sort(lo, hi, less);
       return;
     }
-    auto digit = [&](uint32_t n) {
-      const auto& e = entry(n);
-      return Digit(e.version, e.begin, byte);
-    };
     std::array<size_t, 256> count{};
-    for (const uint32_t* p = lo; p != hi; ++p) ++count[digit(*p)];
-    if (count[digit(*lo)] == static_cast<size_t>(hi - lo)) {  // a byte they all share
+    for (ptrdiff_t k = 0; k < n; ++k) {
+      if (k + kAhead < n) __builtin_prefetch(&entry(lo[k + kAhead]));
+      const auto& e = entry(lo[k]);
+      digits[k] = static_cast<uint8_t>(Digit(e.version, e.begin, byte));
+      ++count[digits[k]];
+    }
+    if (count[digits[0]] == static_cast<size_t>(n)) {  // a byte they all share
       ++byte;
       continue;
     }
@@ -58,18 +66,24 @@ void SortFrom(uint32_t* lo, uint32_t* hi, int byte, const Entry& entry) {
       end[d] = at;
     }
     // Each number to its part: the one at a part's head goes where its byte says, and the one
-    // there comes back, until the head's own part's comes.
+    // there comes back, until the head's own part's comes. A place not yet filled holds the
+    // number it held when the bytes were read, and `digits` that number's byte.
     for (uint32_t d = 0; d < 256; ++d) {
       while (head[d] != end[d]) {
-        uint32_t n = *head[d];
-        for (uint32_t nd = digit(n); nd != d; nd = digit(n)) std::swap(n, *head[nd]++);
-        *head[d]++ = n;
+        uint32_t number = *head[d];
+        uint32_t number_digit = digits[head[d] - lo];
+        while (number_digit != d) {
+          uint32_t* const to = head[number_digit]++;
+          number_digit = digits[to - lo];
+          std::swap(number, *to);
+        }
+        *head[d]++ = number;
       }
     }
     uint32_t* part = lo;
     for (int d = 0; d < 256; ++d) {
       uint32_t* const part_end = part + count[d];
-      if (count[d] > 1) SortFrom(part, part_end, byte + 1, entry);
+      if (count[d] > 1) SortFrom(part, part_end, byte + 1, entry, digits);
       part = part_end;
     }
     return;
@@ -96,7 +110,8 @@ void SortByVersionAndBegin(uint32_t* lo, uint32_t* hi, const Entry& entry) {
   const int byte = versions != 0 ? std::countl_zero(versions) / 8
                    : begins != 0 ? 4 + std::countl_zero(begins) / 8
                                  : byte_order_sort::kBytes;
-  byte_order_sort::SortFrom(lo, hi, byte, entry);
+  std::vector<uint8_t> digits(static_cast<size_t>(hi - lo));
+  byte_order_sort::SortFrom(lo, hi, byte, entry, digits.data());
 }
 
 }  // namespace pecan
