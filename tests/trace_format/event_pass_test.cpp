@@ -3,8 +3,6 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
-#include <fstream>
-#include <iterator>
 #include <string>
 
 #include "random_trace.h"
@@ -15,7 +13,9 @@
 using namespace pecan;
 using pecan::testing::MakeRandomTrace;
 using pecan::testing::RandomTraceShape;
+using pecan::testing::ReadFileBytes;
 using pecan::testing::TempFile;
+using pecan::testing::WriteFileBytes;
 
 namespace {
 
@@ -70,10 +70,9 @@ TEST_CASE("a pass up to an event past a cut file's end reads what ForEachEvent r
   const Trace trace = MakeRandomTrace(12, RandomTraceShape{20000, 5, 30});
   TempFile file("up-to-whole.pecan");
   WriteTrace(file.path(), trace, TraceWriterOptions{1000, 1});
-  std::ifstream in(file.path(), std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string bytes = ReadFileBytes(file.path());
   TempFile cut("up-to-cut.pecan");
-  std::ofstream(cut.path(), std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+  WriteFileBytes(cut.path(), bytes.substr(0, bytes.size() / 2));
   TraceReader whole_pass(cut.path(), false);
   const uint64_t read = ForEachEvent(whole_pass, false, "", 0, [](EventIndex, const Event&) {});
   REQUIRE(read > 0);

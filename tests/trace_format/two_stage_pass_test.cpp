@@ -3,8 +3,6 @@
 // gives the events ForEachEvent gives.
 #include <catch2/catch.hpp>
 
-#include <fstream>
-#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -121,10 +119,9 @@ TEST_CASE("a pass in two stages over a file cut short reads what ForEachEvent re
   const Trace& trace = BigTrace();
   TempFile file("two-stages-whole.pecan");
   WriteTrace(file.path(), trace, TraceWriterOptions{1000, 1});
-  std::ifstream in(file.path(), std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string bytes = pecan::testing::ReadFileBytes(file.path());
   TempFile cut("two-stages-cut.pecan");
-  std::ofstream(cut.path(), std::ios::binary) << bytes.substr(0, bytes.size() * 2 / 3);
+  pecan::testing::WriteFileBytes(cut.path(), bytes.substr(0, bytes.size() * 2 / 3));
   uint64_t one_pass_sum = 0, two_stage_sum = 0, seen = 0;
   TraceReader one(cut.path(), false);
   const uint64_t one_read = ForEachEvent(
