@@ -23,7 +23,7 @@ uintptr_t HeapEndFloor() {
 }  // namespace
 
 // The heap's first partial huge page is left as it is: it may begin below the heap.
-HugePageHeap::HugePageHeap() : done_(HeapEndFloor() + kHugePage) {}
+HugePageHeap::HugePageHeap(double share) : done_(HeapEndFloor() + kHugePage), share_(share) {}
 
 size_t HugePageHeap::Follow() {
   if (!supported_) return 0;
@@ -31,11 +31,17 @@ size_t HugePageHeap::Follow() {
   if (end <= done_) return 0;
   const uintptr_t begin = done_;
   done_ = end;
+  const Clock::time_point now = Clock::now();
+  if (static_cast<double>(spent_.count()) > share_ * static_cast<double>((now - start_).count()))
+    return 0;
   // Synchronous: the pages are copied into huge ones now (the heap's are already touched, so
   // MADV_HUGEPAGE would leave them to khugepaged's slow scan). A range it cannot collapse now
   // (no free huge page) keeps small pages.
-  if (madvise(reinterpret_cast<void*>(begin), end - begin, MADV_COLLAPSE) == 0) return end - begin;
-  if (errno == EINVAL || errno == EPERM) supported_ = false;  // an older kernel, or THP off
+  const int collapsed = madvise(reinterpret_cast<void*>(begin), end - begin, MADV_COLLAPSE);
+  const int error = errno;
+  spent_ += Clock::now() - now;
+  if (collapsed == 0) return end - begin;
+  if (error == EINVAL || error == EPERM) supported_ = false;  // an older kernel, or THP off
   return 0;
 }
 

@@ -37,6 +37,22 @@ uint64_t ResidentBytes() {
   return resident * static_cast<uint64_t>(sysconf(_SC_PAGESIZE));
 }
 
+// Blocks of 64 KiB (below malloc's mmap threshold, so they come from the heap), each byte
+// written, added to `blocks` until the heap has grown by `bytes`: in a process that ran other
+// tests before, the first ones may take free room the heap already has. At most 64 MiB of them (a
+// malloc that is not glibc's, as under AddressSanitizer, does not grow the heap). Returns the bytes
+// the heap grew by.
+constexpr size_t kBlock = 64 << 10;
+size_t GrowHeap(size_t bytes, std::vector<std::unique_ptr<uint8_t[]>>* blocks) {
+  const auto heap_end = [] { return reinterpret_cast<uintptr_t>(sbrk(0)); };
+  const uintptr_t start = heap_end();
+  for (size_t added = 0; heap_end() - start < bytes && added < 1024; ++added) {
+    blocks->emplace_back(new uint8_t[kBlock]);
+    std::fill(blocks->back().get(), blocks->back().get() + kBlock, uint8_t{0x5A});
+  }
+  return heap_end() - start;
+}
+
 }  // namespace
 
 TEST_CASE("HugePageHeap collapses the heap grown under it and keeps its bytes", "[memory]") {
@@ -45,7 +61,6 @@ TEST_CASE("HugePageHeap collapses the heap grown under it and keeps its bytes", 
   // has grown by 16 MiB: in a process that ran other tests before, the first ones may take free
   // room the heap already has. At most 64 MiB of them (a malloc that is not glibc's, as under
   // AddressSanitizer, does not grow the heap).
-  constexpr size_t kBlock = 64 << 10;
   const auto heap_end = [] { return reinterpret_cast<uintptr_t>(sbrk(0)); };
   const uintptr_t start = heap_end();
   std::vector<std::unique_ptr<uint8_t[]>> blocks;
@@ -72,18 +87,31 @@ TEST_CASE("HugePageHeap collapses the heap grown under it and keeps its bytes", 
   }
 }
 
+TEST_CASE("HugePageHeap collapses no more once the collapses took their share of the time",
+          "[memory]") {
+  std::vector<std::unique_ptr<uint8_t[]>> blocks;
+  // A share of 0: the first collapse takes more than none of the time, and none follows.
+  HugePageHeap none_after_first(0.0);
+  GrowHeap(8u << 20, &blocks);
+  if (none_after_first.Follow() == 0) {
+    WARN("this kernel did not collapse the heap (MADV_COLLAPSE needs Linux 6.1 and THP on)");
+    return;
+  }
+  GrowHeap(8u << 20, &blocks);
+  CHECK(none_after_first.Follow() == 0);
+  // A share of all the time: the collapses take part of it at most, and every one comes.
+  HugePageHeap every(1.0);
+  GrowHeap(8u << 20, &blocks);
+  CHECK(every.Follow() > 0);
+  GrowHeap(8u << 20, &blocks);
+  CHECK(every.Follow() > 0);
+}
+
 TEST_CASE("ReturnFreedHeap gives back the freed middle of the heap", "[memory]") {
   // 32 MiB of heap blocks, written, then all but a last one freed: the last keeps free() from
   // trimming the heap's top, so the freed ones stay resident until ReturnFreedHeap.
-  constexpr size_t kBlock = 64 << 10;
-  const auto heap_end = [] { return reinterpret_cast<uintptr_t>(sbrk(0)); };
-  const uintptr_t start = heap_end();
   std::vector<std::unique_ptr<uint8_t[]>> blocks;
-  while (heap_end() - start < (32u << 20) && blocks.size() < 1024) {
-    blocks.emplace_back(new uint8_t[kBlock]);
-    std::fill(blocks.back().get(), blocks.back().get() + kBlock, uint8_t{0x5A});
-  }
-  if (heap_end() - start < (32u << 20)) {
+  if (GrowHeap(32u << 20, &blocks) < (32u << 20)) {
     WARN("malloc did not grow the heap (not glibc's malloc, as under AddressSanitizer)");
     return;
   }
