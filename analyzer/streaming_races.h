@@ -61,6 +61,8 @@ class RaceSearch {
   void Access(EventIndex i, const Event& e, LocationId l, const LocationInfo& info,
               AccessClassLookup& cls, uint32_t lockset, uint32_t local, bool last_of_bytes,
               const PorClocks& por);
+  // Asks the cache for what an access of location `l` soon will read first.
+  void Prefetch(LocationId l) const;
   // Event `i` FREEs (part of) location `l` (KeptAccesses::Frees).
   void Free(EventIndex i, const Event& e, LocationId l, uint32_t lockset, uint32_t local,
             const PorClocks& por);

@@ -22,12 +22,13 @@ inline void StartPassProgress(std::optional<ProgressReporter>& progress, TraceRe
   }
 }
 
-// Calls fn(index, event) for each event of `reader` up to event `last` (included), in order, and
-// reads no further. With `show_progress`, a progress line labelled `label` counts up to `total`
-// (0: the file's footer count; none if unknown). Returns the number of events read: `last` + 1,
-// or fewer where the trace ends before it.
+// Calls fn(first, columns, count) for each batch of a few thousand events of `reader`, up to event
+// `last` (included), in order: `count` events, the first numbered `first`; reads no further.
+// With `show_progress`, a progress line labelled `label` counts up to `total` (0: the file's
+// footer count; none if unknown). Returns the number of events read: `last` + 1, or fewer where
+// the trace ends before it.
 template <typename F>
-uint64_t ForEachEventUpTo(TraceReader& reader, bool show_progress, const std::string& label,
+uint64_t ForEachBatchUpTo(TraceReader& reader, bool show_progress, const std::string& label,
                           uint64_t total, EventIndex last, F&& fn) {
   std::optional<ProgressReporter> progress;
   StartPassProgress(progress, reader, show_progress, label, total);
@@ -42,11 +43,22 @@ uint64_t ForEachEventUpTo(TraceReader& reader, bool show_progress, const std::st
     const size_t count = batch.count() == 0 || batch.count() - 1 <= last - first
                              ? batch.count()
                              : static_cast<size_t>(last - first + 1);
-    for (size_t j = 0; j < count; ++j) fn(first + j, columns.event(j));
+    fn(first, columns, count);
     read = first + count;
     if (progress) progress->Update(read);
   }
   return read;
+}
+
+// Calls fn(index, event) for each event of `reader` up to event `last` (included), in order, and
+// reads no further; the progress line and the count returned as ForEachBatchUpTo's.
+template <typename F>
+uint64_t ForEachEventUpTo(TraceReader& reader, bool show_progress, const std::string& label,
+                          uint64_t total, EventIndex last, F&& fn) {
+  return ForEachBatchUpTo(reader, show_progress, label, total, last,
+                          [&](uint64_t first, const EventColumns& columns, size_t count) {
+                            for (size_t j = 0; j < count; ++j) fn(first + j, columns.event(j));
+                          });
 }
 
 // Calls fn(index, event) for each event of `reader`, in order (ForEachEventUpTo the end).

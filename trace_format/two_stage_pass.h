@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "trace_format/event_pass.h"
@@ -19,15 +20,28 @@
 
 namespace pecan {
 
+// A pass's `ahead`: nothing.
+struct NothingAhead {
+  template <typename Note>
+  void operator()(const Note&) const {}
+};
+
+// How many events before `second` sees an event `ahead` is shown its note: a few of second's
+// steps, time for a cache miss to be served meanwhile.
+inline constexpr size_t kAhead = 8;
+
 // Calls note = first(index, event) for each event of `reader`, in order, on a thread of its own,
 // and second(index, event, note) for each, in order, on the calling thread (where the progress
-// line is shown, as ForEachEvent shows it). `first` must share no state with `second` or the
-// caller until the pass returns. What either throws is thrown here, once the other has stopped:
-// a throw of `first` (or a damaged trace's) after `second` has seen every event before it.
-// Returns the number of events read. The reader is used by the other thread until then.
-template <typename Note, typename First, typename Second>
+// line is shown, as ForEachEvent shows it), after ahead(note) of the event kAhead later in its
+// batch (where `second` may ask the cache for what it will read then). `first` must share no
+// state with `second`, `ahead` or the caller until the pass returns. What either throws is
+// thrown here, once the other has stopped: a throw of `first` (or a damaged trace's) after
+// `second` has seen every event before it. Returns the number of events read. The reader is used
+// by the other thread until then.
+template <typename Note, typename First, typename Second, typename Ahead = NothingAhead>
 uint64_t ForEachEventInTwoStages(TraceReader& reader, bool show_progress, const std::string& label,
-                                 uint64_t total, First&& first, Second&& second) {
+                                 uint64_t total, First&& first, Second&& second,
+                                 const Ahead& ahead = Ahead()) {
   std::optional<ProgressReporter> progress;
   StartPassProgress(progress, reader, show_progress, label, total);
   // Batches of a few thousand events (ForEachEvent's), up to 16 of them (2 MB) decoded ahead:
@@ -107,7 +121,10 @@ uint64_t ForEachEventInTwoStages(TraceReader& reader, bool show_progress, const 
     const EventColumns columns = slot.batch.columns();  // second may write anywhere
     const size_t count = slot.batch.count();
     const uint64_t index = slot.batch.first_event;
-    for (size_t j = 0; j < count; ++j) second(index + j, columns.event(j), slot.notes[j]);
+    for (size_t j = 0; j < count; ++j) {
+      if (j + kAhead < count) ahead(slot.notes[j + kAhead]);
+      second(index + j, columns.event(j), slot.notes[j]);
+    }
     read = index + count;
     if (progress) progress->Update(read);
     std::lock_guard<std::mutex> lock(mutex);
@@ -118,15 +135,30 @@ uint64_t ForEachEventInTwoStages(TraceReader& reader, bool show_progress, const 
 }
 
 // The same pass on the calling thread alone where `two_threads` is false: second(index, event,
-// first(index, event)) for each event, as ForEachEvent calls its function.
-template <typename Note, typename First, typename Second>
+// first(index, event)) for each event, as ForEachEvent calls its function; with an `ahead`, a
+// batch's notes are all made first, so that `ahead` sees each kAhead events early, as above.
+template <typename Note, typename First, typename Second, typename Ahead = NothingAhead>
 uint64_t ForEachEventInStages(bool two_threads, TraceReader& reader, bool show_progress,
                               const std::string& label, uint64_t total, First&& first,
-                              Second&& second) {
+                              Second&& second, const Ahead& ahead = Ahead()) {
   if (two_threads)
-    return ForEachEventInTwoStages<Note>(reader, show_progress, label, total, first, second);
-  return ForEachEvent(reader, show_progress, label, total,
-                      [&](EventIndex i, const Event& e) { second(i, e, first(i, e)); });
+    return ForEachEventInTwoStages<Note>(reader, show_progress, label, total, first, second, ahead);
+  if constexpr (std::is_same_v<Ahead, NothingAhead>) {
+    return ForEachEvent(reader, show_progress, label, total,
+                        [&](EventIndex i, const Event& e) { second(i, e, first(i, e)); });
+  } else {
+    std::vector<Note> notes;
+    return ForEachBatchUpTo(reader, show_progress, label, total, ~EventIndex{0},
+                            [&](uint64_t index, const EventColumns& columns, size_t count) {
+                              notes.resize(count);
+                              for (size_t j = 0; j < count; ++j)
+                                notes[j] = first(index + j, columns.event(j));
+                              for (size_t j = 0; j < count; ++j) {
+                                if (j + kAhead < count) ahead(notes[j + kAhead]);
+                                second(index + j, columns.event(j), notes[j]);
+                              }
+                            });
+  }
 }
 
 }  // namespace pecan

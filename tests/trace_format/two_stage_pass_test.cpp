@@ -141,3 +141,56 @@ TEST_CASE("a pass in two stages over a file cut short reads what ForEachEvent re
   CHECK(two.warnings() == one.warnings());
   CHECK_FALSE(two.warnings().empty());
 }
+
+TEST_CASE("a pass's ahead sees each event's note kAhead events before its second stage",
+          "[pecan-file][two_stage_pass]") {
+  const Trace& trace = BigTrace();
+  TempFile file("two-stages-ahead.pecan");
+  WriteTrace(file.path(), trace, TraceWriterOptions{1000, 1});
+  for (const bool two_threads : {true, false}) {
+    INFO("two threads: " << two_threads);
+    TraceReader reader(file.path());
+    // The note is the event's index: `ahead` tells which event it was shown.
+    EventIndex next = 0;                // the event the second stage sees next
+    EventIndex shown = ~EventIndex{0};  // the event `ahead` was shown last, before `next`
+    std::vector<bool> ever_shown(trace.size_events(), false);
+    uint64_t wrong = 0;
+    const uint64_t read = ForEachEventInStages<EventIndex>(
+        two_threads, reader, false, "", 0, [](EventIndex i, const Event&) { return i; },
+        [&](EventIndex i, const Event&, EventIndex note) {
+          wrong += i != next || note != i;
+          // Shown just before this event: the one kAhead later.
+          wrong += shown != ~EventIndex{0} && shown != i + kAhead;
+          shown = ~EventIndex{0};
+          ++next;
+        },
+        [&](EventIndex note) {
+          wrong += shown != ~EventIndex{0};  // one event shown per event seen, at most
+          shown = note;
+          if (note < ever_shown.size()) ever_shown[note] = true;
+        });
+    CHECK(read == trace.size_events());
+    CHECK(next == trace.size_events());
+    CHECK(wrong == 0);
+    // Every event but the first kAhead of each batch of a few thousand: the events not shown come
+    // in runs of kAhead (the last batch's may be shorter, at the end), a batch apart.
+    uint64_t runs = 0;
+    for (size_t i = 0; i < ever_shown.size();) {
+      if (ever_shown[i]) {
+        ++i;
+        continue;
+      }
+      size_t end = i;
+      while (end < ever_shown.size() && !ever_shown[end]) ++end;
+      if (end < ever_shown.size()) {
+        CHECK(end - i == kAhead);
+      } else {
+        CHECK(end - i <= kAhead);
+      }
+      ++runs;
+      i = end;
+    }
+    CHECK(runs >= 1);
+    CHECK(runs * 1000 <= ever_shown.size());  // batches of a chunk (1,000 events here) or more
+  }
+}
