@@ -75,7 +75,6 @@ class ChunkListPool {
         const uint32_t last = *head & 3;
         Chunk& h = chunks_[first];
         c.values[p] = h.values[last];
-        h.values[last] = kNil;
         if (first != at) ++p;
         if (last > 0) {
           --*head;

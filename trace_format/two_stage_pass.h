@@ -30,6 +30,27 @@ struct NothingAhead {
 // steps, time for a cache miss to be served meanwhile.
 inline constexpr size_t kAhead = 8;
 
+// A batch's two stages (`count` events, the first numbered `index`): the notes first(index + j,
+// event j) made into `notes`, then second(index + j, event j, notes[j]) for each, after ahead() of
+// the note kAhead events later in the batch. Inline always: as a function of its own the second
+// stage's loop made shardmap 310 K's analysis take 1.02-1.03 times the CPU.
+template <typename Note, typename First>
+__attribute__((always_inline)) inline void FirstStage(uint64_t index, const EventColumns& columns,
+                                                      size_t count, First& first,
+                                                      std::vector<Note>* notes) {
+  notes->resize(count);
+  for (size_t j = 0; j < count; ++j) (*notes)[j] = first(index + j, columns.event(j));
+}
+template <typename Note, typename Second, typename Ahead>
+__attribute__((always_inline)) inline void SecondStage(uint64_t index, const EventColumns& columns,
+                                                       size_t count, const std::vector<Note>& notes,
+                                                       Second& second, const Ahead& ahead) {
+  for (size_t j = 0; j < count; ++j) {
+    if (j + kAhead < count) ahead(notes[j + kAhead]);
+    second(index + j, columns.event(j), notes[j]);
+  }
+}
+
 // Calls note = first(index, event) for each event of `reader`, in order, on a thread of its own,
 // and second(index, event, note) for each, in order, on the calling thread (where the progress
 // line is shown, as ForEachEvent shows it), after ahead(note) of the event kAhead later in its
@@ -77,8 +98,7 @@ uint64_t ForEachEventInTwoStages(TraceReader& reader, bool show_progress, const 
         const EventColumns columns = slot.batch.columns();
         const size_t count = slot.batch.count();
         const uint64_t index = slot.batch.first_event;
-        slot.notes.resize(count);
-        for (size_t j = 0; j < count; ++j) slot.notes[j] = first(index + j, columns.event(j));
+        FirstStage(index, columns, count, first, &slot.notes);
         std::lock_guard<std::mutex> lock(mutex);
         produced = n + 1;
         filled.notify_one();
@@ -121,10 +141,7 @@ uint64_t ForEachEventInTwoStages(TraceReader& reader, bool show_progress, const 
     const EventColumns columns = slot.batch.columns();  // second may write anywhere
     const size_t count = slot.batch.count();
     const uint64_t index = slot.batch.first_event;
-    for (size_t j = 0; j < count; ++j) {
-      if (j + kAhead < count) ahead(slot.notes[j + kAhead]);
-      second(index + j, columns.event(j), slot.notes[j]);
-    }
+    SecondStage(index, columns, count, slot.notes, second, ahead);
     read = index + count;
     if (progress) progress->Update(read);
     std::lock_guard<std::mutex> lock(mutex);
@@ -150,13 +167,8 @@ uint64_t ForEachEventInStages(bool two_threads, TraceReader& reader, bool show_p
     std::vector<Note> notes;
     return ForEachBatchUpTo(reader, show_progress, label, total, ~EventIndex{0},
                             [&](uint64_t index, const EventColumns& columns, size_t count) {
-                              notes.resize(count);
-                              for (size_t j = 0; j < count; ++j)
-                                notes[j] = first(index + j, columns.event(j));
-                              for (size_t j = 0; j < count; ++j) {
-                                if (j + kAhead < count) ahead(notes[j + kAhead]);
-                                second(index + j, columns.event(j), notes[j]);
-                              }
+                              FirstStage(index, columns, count, first, &notes);
+                              SecondStage(index, columns, count, notes, second, ahead);
                             });
   }
 }
